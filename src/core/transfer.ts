@@ -1,0 +1,389 @@
+/**
+ * JSONL export and import (§2, §12). Export writes a header, then one line per item (with its
+ * versions, status events and vectors) and one per relation: lossless, so a store can move between
+ * backends. Import takes those lines, or plain memory lines (`{"body": ...}`), idempotently: a
+ * re-run creates nothing new. Each bad line fails alone, reported with its line number.
+ */
+import { z } from 'zod';
+
+import { EngramError, toEngramError } from '../errors/errors.js';
+import { fromZodError } from '../errors/zod.js';
+import type { ItemExport, RelationRecord } from '../store/store.js';
+import { idSchema, isoSchema, sourceSchema, spaceSchema } from './input.js';
+import type { MemoryService } from './service.js';
+import { KINDS, RELATION_TYPES, STATUSES } from './types.js';
+
+/** Format tag of the export header. */
+export const EXPORT_FORMAT = 'engram-export';
+/** Version of the export format. */
+export const EXPORT_VERSION = 1;
+
+/** The outcome of one imported line. */
+export interface LineResult {
+  line: number;
+  status: 'created' | 'duplicate' | 'imported' | 'exists' | 'skipped' | 'error';
+  id?: string;
+  error?: { code: string; message: string; field?: string };
+}
+
+/** Totals of an import run. */
+export interface ImportReport {
+  lines: number;
+  created: number;
+  duplicate: number;
+  imported: number;
+  exists: number;
+  skipped: number;
+  error: number;
+  errors: LineResult[];
+}
+
+/** Options of an import run. */
+export interface ImportOptions {
+  /** Space for plain memory lines without one (default: the configured space). */
+  space?: string;
+  batchSize?: number;
+  /** Called after each committed batch with that batch's results (acknowledged lines). */
+  onBatch?: (results: readonly LineResult[], report: ImportReport) => void;
+}
+
+const ms = (iso: string) => Date.parse(iso);
+const isoOrNull = z.union([isoSchema, z.null()]);
+const vec = z.strictObject({
+  model: z.string().min(1),
+  dimension: z.number().int().min(0),
+  vector: z.string().nullable(),
+});
+
+const itemLine = z.strictObject({
+  type: z.literal('item'),
+  item: z.strictObject({
+    id: idSchema,
+    space: spaceSchema,
+    area: z.string().min(1),
+    kind: z.enum(KINDS),
+    title: z.string().nullable(),
+    body: z.string().min(1),
+    body_hash: z.string().min(1),
+    tags: z.array(z.string()),
+    importance: z.number().min(0).max(1),
+    pinned: z.boolean(),
+    status: z.enum(STATUSES),
+    strength: z.number().min(0).max(1),
+    source: sourceSchema.nullable(),
+    version: z.number().int().min(1),
+    created_at: isoSchema,
+    updated_at: isoSchema,
+    access_count: z.number().int().min(0),
+    last_accessed_at: isoOrNull,
+    use_count: z.number().int().min(0),
+    last_used_at: isoOrNull,
+    prior: z.record(z.string(), z.unknown()).nullable(),
+    vector_state: z.enum(['ready', 'pending', 'empty']),
+  }),
+  versions: z.array(
+    z.strictObject({
+      version: z.number().int().min(1),
+      title: z.string().nullable(),
+      body: z.string(),
+      tags: z.array(z.string()),
+      actor: z.string().nullable(),
+      reason: z.string().nullable(),
+      created_at: isoSchema,
+    }),
+  ),
+  status_events: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      from_status: z.enum(STATUSES).nullable(),
+      to_status: z.enum(STATUSES),
+      reason: z.string(),
+      actor: z.string().nullable(),
+      at: isoSchema,
+    }),
+  ),
+  vectors: z.array(vec),
+});
+
+const relationLine = z.strictObject({
+  type: z.literal('relation'),
+  relation: z.strictObject({
+    id: z.string().min(1),
+    space: spaceSchema,
+    type: z.enum(RELATION_TYPES),
+    from_id: idSchema,
+    to_id: idSchema,
+    actor: z.string().nullable(),
+    reason: z.string().nullable(),
+    created_at: isoSchema,
+    invalidated_at: isoOrNull,
+    invalidated_reason: z.string().nullable(),
+  }),
+});
+
+function vectorToBase64(v: Float32Array): string {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+}
+
+function base64ToVector(s: string, dimension: number, field: string): Float32Array {
+  const bytes = Buffer.from(s, 'base64');
+  if (bytes.byteLength !== dimension * 4)
+    throw new EngramError(
+      'INVALID_INPUT',
+      `${field}: vector has ${bytes.byteLength / 4} values, dimension says ${dimension}`,
+      { field, rule: 'length = dimension' },
+    );
+  const out = new Float32Array(dimension);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+const isoN = (t: number | null) => (t === null ? null : iso(t));
+
+/** One exported item as a JSON line. */
+export function itemToLine(r: ItemExport): string {
+  const { item } = r;
+  return JSON.stringify({
+    type: 'item',
+    item: {
+      ...item,
+      created_at: iso(item.created_at),
+      updated_at: iso(item.updated_at),
+      last_accessed_at: isoN(item.last_accessed_at),
+      last_used_at: isoN(item.last_used_at),
+    },
+    versions: r.versions.map((v) => ({
+      version: v.version,
+      title: v.title,
+      body: v.body,
+      tags: v.tags,
+      actor: v.actor,
+      reason: v.reason,
+      created_at: iso(v.created_at),
+    })),
+    status_events: r.status_events.map((e) => ({
+      id: e.id,
+      from_status: e.from_status,
+      to_status: e.to_status,
+      reason: e.reason,
+      actor: e.actor,
+      at: iso(e.at),
+    })),
+    vectors: r.vectors.map((v) => ({
+      model: v.model,
+      dimension: v.dimension,
+      vector: v.vector ? vectorToBase64(v.vector) : null,
+    })),
+  });
+}
+
+/** One relation as a JSON line. */
+export function relationToLine(r: RelationRecord): string {
+  return JSON.stringify({
+    type: 'relation',
+    relation: { ...r, created_at: iso(r.created_at), invalidated_at: isoN(r.invalidated_at) },
+  });
+}
+
+/** Streams the export of one space (or all, with null) as JSON lines without newlines. */
+export async function* exportLines(
+  service: MemoryService,
+  space: string | null,
+): AsyncIterable<string> {
+  const store = service.storeForTransfer;
+  yield JSON.stringify({
+    type: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported_at: new Date().toISOString(),
+    space,
+  });
+  for await (const record of store.exportItems(space)) yield itemToLine(record);
+  for await (const relation of store.exportRelations(space)) yield relationToLine(relation);
+}
+
+function parseItemLine(value: unknown): ItemExport {
+  const parsed = itemLine.safeParse(value);
+  if (!parsed.success) throw fromZodError(parsed.error);
+  const { item, versions, status_events, vectors } = parsed.data;
+  return {
+    item: {
+      ...item,
+      prior: item.prior as ItemExport['item']['prior'],
+      created_at: ms(item.created_at),
+      updated_at: ms(item.updated_at),
+      last_accessed_at: item.last_accessed_at === null ? null : ms(item.last_accessed_at),
+      last_used_at: item.last_used_at === null ? null : ms(item.last_used_at),
+    },
+    versions: versions.map((v) => ({ ...v, item_id: item.id, created_at: ms(v.created_at) })),
+    status_events: status_events.map((e) => ({ ...e, item_id: item.id, at: ms(e.at) })),
+    vectors: vectors.map((v, i) => ({
+      model: v.model,
+      dimension: v.dimension,
+      vector:
+        v.vector === null ? null : base64ToVector(v.vector, v.dimension, `vectors[${i}].vector`),
+    })),
+  };
+}
+
+function parseRelationLine(value: unknown): RelationRecord {
+  const parsed = relationLine.safeParse(value);
+  if (!parsed.success) throw fromZodError(parsed.error);
+  const r = parsed.data.relation;
+  return {
+    ...r,
+    created_at: ms(r.created_at),
+    invalidated_at: r.invalidated_at === null ? null : ms(r.invalidated_at),
+  };
+}
+
+type Parsed =
+  | { line: number; kind: 'memory'; value: unknown }
+  | { line: number; kind: 'item'; value: ItemExport }
+  | { line: number; kind: 'relation'; value: RelationRecord }
+  | { line: number; kind: 'skip' };
+
+function parseLine(text: string, line: number): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new EngramError('INVALID_INPUT', `not valid JSON: ${(err as Error).message}`, {
+      field: '(line)',
+      rule: 'one JSON object per line',
+      line,
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new EngramError('INVALID_INPUT', 'each line must be a JSON object', {
+      field: '(line)',
+      rule: 'JSON object',
+      line,
+    });
+  const type = (value as { type?: unknown }).type;
+  if (type === EXPORT_FORMAT) {
+    const version = (value as { version?: unknown }).version;
+    if (version !== EXPORT_VERSION)
+      throw new EngramError(
+        'INVALID_INPUT',
+        `export format version ${String(version)} is not supported (this engram reads ${EXPORT_VERSION})`,
+        { field: 'version', rule: `= ${EXPORT_VERSION}`, line },
+      );
+    return { line, kind: 'skip' };
+  }
+  if (type === 'item') return { line, kind: 'item', value: parseItemLine(value) };
+  if (type === 'relation') return { line, kind: 'relation', value: parseRelationLine(value) };
+  if (type !== undefined && type !== 'memory')
+    throw new EngramError('INVALID_INPUT', `type: unknown line type ${JSON.stringify(type)}`, {
+      field: 'type',
+      rule: 'item, relation, memory or the export header',
+    });
+  const { type: _t, ...rest } = value as Record<string, unknown>;
+  return { line, kind: 'memory', value: rest };
+}
+
+function errorResult(line: number, err: unknown): LineResult {
+  const e = toEngramError(err);
+  return {
+    line,
+    status: 'error',
+    error: { code: e.code, message: e.message, field: e.details.field },
+  };
+}
+
+/** Imports JSON lines; every line gets a result, a bad line fails alone. */
+export async function importLines(
+  service: MemoryService,
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
+  const report: ImportReport = {
+    lines: 0,
+    created: 0,
+    duplicate: 0,
+    imported: 0,
+    exists: 0,
+    skipped: 0,
+    error: 0,
+    errors: [],
+  };
+  const batchSize = Math.max(
+    1,
+    Math.min(options.batchSize ?? 500, service.config.limits.max_batch_items),
+  );
+  let batch: Parsed[] = [];
+  const pending: LineResult[] = [];
+  const flush = async () => {
+    const results = [...pending, ...(await writeBatch(service, batch, options.space))].sort(
+      (a, b) => a.line - b.line,
+    );
+    pending.length = 0;
+    batch = [];
+    for (const r of results) {
+      report[r.status]++;
+      if (r.status === 'error') report.errors.push(r);
+    }
+    options.onBatch?.(results, report);
+  };
+  let n = 0;
+  for await (const raw of lines) {
+    n++;
+    report.lines = n;
+    if (raw.trim() === '') continue;
+    try {
+      batch.push(parseLine(raw, n));
+    } catch (err) {
+      pending.push(errorResult(n, err));
+    }
+    if (batch.length + pending.length >= batchSize) await flush();
+  }
+  if (batch.length + pending.length > 0) await flush();
+  return report;
+}
+
+async function writeBatch(
+  service: MemoryService,
+  batch: readonly Parsed[],
+  space: string | undefined,
+): Promise<LineResult[]> {
+  const store = service.storeForTransfer;
+  const results: LineResult[] = batch
+    .filter((p) => p.kind === 'skip')
+    .map((p) => ({ line: p.line, status: 'skipped' }));
+  const memories = batch.filter(
+    (p): p is Extract<Parsed, { kind: 'memory' }> => p.kind === 'memory',
+  );
+  if (memories.length > 0) {
+    const written = await service.rememberMany(
+      memories.map((m) => withSpace(m.value, space)),
+      { priority: 'background' },
+    );
+    written.forEach((r, i) => {
+      const line = memories[i]!.line;
+      results.push(
+        r.ok
+          ? { line, status: r.created ? 'created' : 'duplicate', id: r.memory.id }
+          : { line, status: 'error', error: r.error },
+      );
+    });
+  }
+  const items = batch.filter((p): p is Extract<Parsed, { kind: 'item' }> => p.kind === 'item');
+  if (items.length > 0)
+    (await store.importItems(items.map((i) => i.value))).forEach((o, i) =>
+      results.push({ line: items[i]!.line, status: o, id: items[i]!.value.item.id }),
+    );
+  const relations = batch.filter(
+    (p): p is Extract<Parsed, { kind: 'relation' }> => p.kind === 'relation',
+  );
+  if (relations.length > 0)
+    (await store.importRelations(relations.map((r) => r.value))).forEach((o, i) =>
+      results.push({ line: relations[i]!.line, status: o, id: relations[i]!.value.id }),
+    );
+  return results;
+}
+
+function withSpace(value: unknown, space: string | undefined): unknown {
+  if (space === undefined || typeof value !== 'object' || value === null || 'space' in value)
+    return value;
+  return { ...value, space };
+}

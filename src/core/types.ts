@@ -1,0 +1,157 @@
+/**
+ * Domain types of engram: memory items, versions, relations, status events and the recall
+ * envelope. These are the shapes every interface (library, CLI, MCP, HTTP) returns.
+ */
+import type { KINDS, STATUSES } from '../config/schema.js';
+
+export { KINDS, STATUSES } from '../config/schema.js';
+
+/** A memory kind (§1.1). */
+export type Kind = (typeof KINDS)[number];
+/** A memory status (§1.1, §7). */
+export type Status = (typeof STATUSES)[number];
+
+/** Relation types between memories (§1.2). */
+export const RELATION_TYPES = ['merged_into', 'supersedes', 'related', 'derived_from'] as const;
+/** A relation type. */
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+/** Trust labels for provenance. */
+export const TRUST_LABELS = ['user', 'agent', 'import', 'system', 'external'] as const;
+/** A provenance trust label. */
+export type Trust = (typeof TRUST_LABELS)[number];
+
+/** Provenance of a memory: who or what wrote it. */
+export interface Source {
+  agent?: string;
+  session?: string;
+  turn?: number;
+  url?: string;
+  import?: string;
+  trust?: Trust;
+}
+
+/** Audit of the last automatic change, so it can be undone. */
+export interface Prior {
+  kind?: Kind;
+  area?: string;
+  status?: Status;
+  at: string;
+  reason: string;
+}
+
+/** Whether the item has a vector for the published model. */
+export type VectorState = 'ready' | 'pending' | 'empty';
+
+/** A memory item as callers see it (§1.1). Timestamps are ISO 8601 strings. */
+export interface Memory {
+  id: string;
+  space: string;
+  area: string;
+  kind: Kind;
+  title: string | null;
+  body: string;
+  tags: string[];
+  importance: number;
+  pinned: boolean;
+  status: Status;
+  strength: number;
+  source: Source | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  access_count: number;
+  last_accessed_at: string | null;
+  use_count: number;
+  last_used_at: string | null;
+  prior: Prior | null;
+  vector: VectorState;
+}
+
+/** One numbered body version (§1.2). */
+export interface Version {
+  item_id: string;
+  version: number;
+  title: string | null;
+  body: string;
+  tags: string[];
+  actor: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+/** A typed edge between two memories with its own history (§1.2). */
+export interface Relation {
+  id: string;
+  space: string;
+  type: RelationType;
+  from_id: string;
+  to_id: string;
+  actor: string | null;
+  reason: string | null;
+  created_at: string;
+  invalidated_at: string | null;
+  invalidated_reason: string | null;
+}
+
+/** A recorded status change with its reason (§1.2). */
+export interface StatusEvent {
+  id: string;
+  item_id: string;
+  from_status: Status | null;
+  to_status: Status;
+  reason: string;
+  actor: string | null;
+  at: string;
+}
+
+/** The whole history of one item: versions, status events and relations. */
+export interface History {
+  item: Memory;
+  versions: Version[];
+  status_events: StatusEvent[];
+  relations: Relation[];
+}
+
+/** Per-channel evidence for one recall hit (§3.5). */
+export interface HitChannels {
+  keyword?: number;
+  vector?: number;
+  graph?: number;
+}
+
+/** One recall hit (§3.5). */
+export interface RecallHit {
+  id: string;
+  kind: Kind;
+  area: string;
+  title: string | null;
+  body: string;
+  score: number;
+  relevance?: number;
+  channels: HitChannels;
+  status: Status;
+  importance: number;
+  updated_at: string;
+}
+
+/** A channel that did not contribute, and why (§3.4). */
+export interface Degradation {
+  channel: 'keyword' | 'vector' | 'graph';
+  reason: string;
+}
+
+/** What the second stage did (§3.5, §5). */
+export interface Decision {
+  state: 'applied' | 'fell_back' | 'skipped' | 'off';
+  reason?: string;
+  low_confidence?: boolean;
+}
+
+/** The recall response envelope (§3.5), identical on every interface. */
+export interface RecallResponse {
+  hits: RecallHit[];
+  degraded: Degradation[];
+  decision: Decision;
+  timings_ms: Record<string, number>;
+}

@@ -1,0 +1,169 @@
+/**
+ * VectorSupply: the service's side of embeddings. It publishes the configured model on first
+ * use (§8), embeds queries ahead of writes and writes ahead of background work through the one
+ * queue, gives up on a write's vector when the budget runs out (the item is stored vector-pending)
+ * and fills pending items in a background pass.
+ */
+import type { Config } from '../config/schema.js';
+import type { Embedder, EmbedderState, PrepareOptions } from '../embed/embedder.js';
+import type { QueryEmbedding } from '../retrieval/channels/vector.js';
+import type { ModelRecord, Store } from '../store/store.js';
+import type { Logger } from './log.js';
+import { embeddingText } from './text.js';
+
+/** The slice of the embedding queue the service uses. */
+export interface EmbedQueue {
+  embed(
+    texts: readonly string[],
+    options: { priority: 'query' | 'write' | 'background'; timeoutMs?: number },
+  ): Promise<(Float32Array | null)[]>;
+  stats(): unknown;
+  close(): Promise<void>;
+}
+
+/** Vectors made for a write, stamped with their model. */
+export interface WriteVectors {
+  model: string;
+  vectors: (Float32Array | null)[];
+}
+
+/** Embedding, model publication and the vector-pending backfill. */
+export class VectorSupply implements QueryEmbedding {
+  readonly modelId: string | null;
+  private published: ModelRecord | undefined;
+  private publishing: Promise<ModelRecord | undefined> | undefined;
+  private backfillRun: Promise<number> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly embedder: Embedder | null,
+    private readonly queue: EmbedQueue | null,
+    private readonly config: Config,
+    private readonly log: Logger,
+    private readonly background: boolean,
+  ) {
+    this.modelId = embedder?.modelId ?? null;
+  }
+
+  /** The published model; publishes the configured one when the store has none yet. */
+  async publishedModel(): Promise<ModelRecord | undefined> {
+    if (this.published) return this.published;
+    this.publishing ??= this.resolvePublished().finally(() => (this.publishing = undefined));
+    return this.publishing;
+  }
+
+  private async resolvePublished(): Promise<ModelRecord | undefined> {
+    const current = await this.store.publishedModel();
+    if (current || !this.embedder) return (this.published = current);
+    return (this.published = await this.store.publishModel(
+      this.embedder.modelId,
+      this.embedder.dimension,
+      Date.now(),
+    ));
+  }
+
+  /** Embeds a recall query at the highest priority within `timeoutMs`. */
+  async embedQuery(text: string, timeoutMs: number): Promise<Float32Array | null> {
+    if (!this.queue) return null;
+    const [vector] = await this.queue.embed([text], { priority: 'query', timeoutMs });
+    return vector ?? null;
+  }
+
+  /** Vectors for texts being written, or null when they cannot be made within the write budget. */
+  async embedForWrite(
+    texts: readonly string[],
+    priority: 'write' | 'background',
+  ): Promise<WriteVectors | null> {
+    if (!this.queue || !this.modelId) return null;
+    const published = await this.publishedModel();
+    if (published?.id !== this.modelId) return null;
+    try {
+      const budget = this.config.embedder.write_budget_ms + texts.length * 2;
+      return {
+        model: this.modelId,
+        vectors: await this.queue.embed(texts, { priority, timeoutMs: budget }),
+      };
+    } catch (err) {
+      this.log.info('vectors deferred: items stored vector-pending', { error: String(err) });
+      return null;
+    }
+  }
+
+  /** Asks for a background backfill soon (long-lived processes only). */
+  schedule(): void {
+    if (!this.background || this.closed || this.timer || this.backfillRun) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.backfill().catch((err: unknown) =>
+        this.log.warn('background vector backfill failed', { error: String(err) }),
+      );
+    }, 50);
+    this.timer.unref();
+  }
+
+  /** Embeds vector-pending items in batches; one run at a time per process. */
+  backfill(options: { limit?: number; onProgress?: (done: number) => void } = {}): Promise<number> {
+    this.backfillRun ??= this.runBackfill(options.limit ?? Infinity, options.onProgress).finally(
+      () => (this.backfillRun = undefined),
+    );
+    return this.backfillRun;
+  }
+
+  private async runBackfill(limit: number, onProgress?: (done: number) => void): Promise<number> {
+    if (!this.queue || !this.modelId) return 0;
+    const published = await this.publishedModel();
+    if (published?.id !== this.modelId) return 0;
+    let done = 0;
+    while (!this.closed && done < limit) {
+      const batch = await this.store.pendingVectors(
+        Math.min(this.config.embedder.backfill_batch, limit - done),
+      );
+      if (batch.length === 0) break;
+      const vectors = await this.queue.embed(
+        batch.map((p) => embeddingText(p)),
+        { priority: 'background' },
+      );
+      const stored = await this.store.putVectors(
+        this.modelId,
+        batch.map((p, i) => ({ id: p.id, version: p.version, vector: vectors[i] ?? null })),
+      );
+      done += stored;
+      onProgress?.(done);
+      if (stored === 0) break;
+    }
+    return done;
+  }
+
+  /** Embedder availability and live queue work, without loading anything. */
+  state(): (EmbedderState & { queue: unknown }) | { available: false; reason: string } {
+    if (!this.embedder)
+      return { available: false, reason: 'no embedder configured (embedder.provider: none)' };
+    return { ...this.embedder.state(), queue: this.queue?.stats() ?? null };
+  }
+
+  /** Builds or loads the embedder's model. */
+  async prepare(options: PrepareOptions = {}): Promise<void> {
+    await this.embedder?.prepare(options);
+  }
+
+  /** Stops background work, letting a running backfill finish for up to `drainMs`. */
+  async close(drainMs: number): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (drainMs > 0) await this.drain(drainMs);
+    this.closed = true;
+    if (this.backfillRun) await this.backfillRun.catch(() => 0);
+    await this.queue?.close();
+    await this.embedder?.close();
+  }
+
+  private async drain(drainMs: number): Promise<void> {
+    let timeout: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timeout = setTimeout(resolve, drainMs)));
+    const work = this.backfill().catch(() => 0);
+    await Promise.race([work, deadline]);
+    clearTimeout(timeout);
+  }
+}

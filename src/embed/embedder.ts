@@ -1,0 +1,61 @@
+/**
+ * The Embedder interface every embedding provider implements (static word vectors, onnx, openai),
+ * and the small helpers they share.
+ */
+
+/** Progress of a long preparation step (building a model cache), for progress bars. */
+export interface PrepareProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+/** Options for preparing an embedder (building caches on first use). */
+export interface PrepareOptions {
+  onProgress?: (progress: PrepareProgress) => void;
+}
+
+/** Live state of an embedder, reported by `status`. */
+export interface EmbedderState {
+  model_id: string;
+  dimension: number;
+  available: boolean;
+  loaded: boolean;
+  reason?: string;
+}
+
+/** Turns texts into unit-length vectors stamped with one model id and dimension. */
+export interface Embedder {
+  /** Stable model id stamped on every vector it makes, e.g. `static:glove-6b-100d-sif@1`. */
+  readonly modelId: string;
+  /** Vector length. */
+  readonly dimension: number;
+  /** Loads (and if needed builds) what the embedder needs; safe to call many times. */
+  prepare(options?: PrepareOptions): Promise<void>;
+  /**
+   * Embeds texts. Returns one L2-normalised vector per text, or null where the text carries no
+   * embeddable content (e.g. no known word).
+   */
+  embed(texts: readonly string[]): Promise<(Float32Array | null)[]>;
+  /** Current availability, without loading anything. */
+  state(): EmbedderState;
+  /** Releases resources. */
+  close(): Promise<void>;
+}
+
+/** Scales a vector to unit length in place; returns null for a zero vector. */
+export function normalize(vector: Float32Array): Float32Array | null {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
+  if (sum === 0 || !Number.isFinite(sum)) return null;
+  const inv = 1 / Math.sqrt(sum);
+  for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! * inv;
+  return vector;
+}
+
+/** Dot product of two equal-length vectors (cosine when both are unit length). */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}

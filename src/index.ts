@@ -1,0 +1,44 @@
+/** engram's public API: createEngram and the types callers use. Explicit exports only. */
+export { createEngram, type CreateEngramOptions, type Engram } from './app.js';
+export {
+  defaultCacheDir,
+  defaultDataDir,
+  loadConfig,
+  type LoadConfigOptions,
+} from './config/load.js';
+export { type Config, type ConfigInput, configSchema } from './config/schema.js';
+export type { ListRequest, RecallRequest, RememberInput, ReviseInput } from './core/input.js';
+export { type Logger, silentLogger, stderrLogger } from './core/log.js';
+export {
+  type BatchResult,
+  type ChangeOptions,
+  MemoryService,
+  type RememberResult,
+  type ServiceStatus,
+} from './core/service.js';
+export {
+  exportLines,
+  importLines,
+  type ImportOptions,
+  type ImportReport,
+  type LineResult,
+} from './core/transfer.js';
+export type {
+  Decision,
+  Degradation,
+  History,
+  HitChannels,
+  Kind,
+  Memory,
+  RecallHit,
+  RecallResponse,
+  Relation,
+  RelationType,
+  Source,
+  Status,
+  StatusEvent,
+  Version,
+} from './core/types.js';
+export { KINDS, RELATION_TYPES, STATUSES } from './core/types.js';
+export type { Embedder, EmbedderState } from './embed/embedder.js';
+export { EngramError, type ErrorCode, isEngramError } from './errors/errors.js';

@@ -1,0 +1,104 @@
+/** What every CLI command shares: global options, opening the service, progress bars, exit codes. */
+import { SingleBar } from 'cli-progress';
+
+import { createEngram, type Engram } from '../../app.js';
+import type { PrepareProgress } from '../../embed/embedder.js';
+import { isEngramError, toEngramError } from '../../errors/errors.js';
+import { EXIT_CODES } from '../../errors/mapping.js';
+
+/** Global options of every command. */
+export interface GlobalOptions {
+  config?: string;
+  json?: boolean;
+  space?: string;
+}
+
+/** A progress reporter on stderr: a bar on a terminal, periodic lines otherwise. */
+export function progress(label: string): {
+  update(done: number, total: number): void;
+  stop(): void;
+} {
+  if (!process.stderr.isTTY) {
+    let lastPct = -1;
+    return {
+      update(done, total) {
+        const pct = Math.floor((100 * done) / Math.max(1, total));
+        if (pct >= lastPct + 10 || (done === total && pct !== lastPct)) {
+          lastPct = pct;
+          process.stderr.write(`${label}: ${pct}%\n`);
+        }
+      },
+      stop() {},
+    };
+  }
+  const bar = new SingleBar({
+    format: `${label} [{bar}] {percentage}% | {value}/{total}`,
+    stream: process.stderr,
+    hideCursor: true,
+    clearOnComplete: false,
+  });
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) bar.start(total, 0);
+      started = true;
+      bar.setTotal(total);
+      bar.update(done);
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+/** Opens the service for one command (no background work: the command drains what it needs). */
+export function openEngram(options: GlobalOptions): Engram {
+  return createEngram({ configFile: options.config, background: false });
+}
+
+/** Loads the embedder's model, showing a progress bar only while it is being built. */
+export async function prepareEmbedder(engram: Engram): Promise<void> {
+  let bar: ReturnType<typeof progress> | undefined;
+  await engram.prepareModels({
+    onProgress: (p: PrepareProgress) => {
+      bar ??= progress(`engram: ${p.phase}`);
+      bar.update(p.done, p.total);
+    },
+  });
+  bar?.stop();
+}
+
+/** Prints an error to stderr (JSON with --json) and returns its exit code. */
+export function reportError(err: unknown, json: boolean): number {
+  const e = toEngramError(err);
+  if (json) process.stderr.write(`${JSON.stringify({ error: e.toJSON() })}\n`);
+  else process.stderr.write(`engram: ${e.message}\n`);
+  if (!isEngramError(err) && process.env.ENGRAM_DEBUG)
+    process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+  return EXIT_CODES[e.code];
+}
+
+/**
+ * Runs one command against the service: opens it, runs, drains pending vectors briefly, closes,
+ * and sets the exit code. `needsEmbedder` loads the model first so the first query is not degraded
+ * by a cold start.
+ */
+export async function withEngram(
+  options: GlobalOptions,
+  needsEmbedder: boolean,
+  action: (engram: Engram) => Promise<number | void>,
+): Promise<void> {
+  let engram: Engram | undefined;
+  try {
+    engram = openEngram(options);
+    if (needsEmbedder) await prepareEmbedder(engram).catch(() => undefined);
+    const code = await action(engram);
+    process.exitCode = code ?? 0;
+  } catch (err) {
+    process.exitCode = reportError(err, options.json ?? false);
+  } finally {
+    await engram?.close({ drainMs: needsEmbedder ? 5_000 : 0 }).catch((err: unknown) => {
+      process.exitCode = reportError(err, options.json ?? false);
+    });
+  }
+}

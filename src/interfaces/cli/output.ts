@@ -1,0 +1,92 @@
+/** CLI output: human tables by default, exact JSON with --json; errors to stderr. */
+import Table from 'cli-table3';
+
+import type { Memory, RecallResponse } from '../../core/types.js';
+
+/** Writes a value as JSON (one document) to stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes one line to stdout. */
+export function println(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/gu, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function width(): number {
+  return Math.max(80, process.stdout.columns ?? 120);
+}
+
+/** A table of memories for `list`. */
+export function memoryTable(items: readonly Memory[]): string {
+  const bodyWidth = Math.max(20, width() - 70);
+  const table = new Table({
+    head: ['id', 'kind', 'area', 'status', 'updated', 'body'],
+    style: { head: [], border: [] },
+    wordWrap: false,
+  });
+  for (const m of items)
+    table.push([
+      m.id,
+      m.kind,
+      shorten(m.area, 20),
+      m.status + (m.pinned ? ' 📌' : ''),
+      m.updated_at.slice(0, 10),
+      shorten(m.title ? `${m.title}: ${m.body}` : m.body, bodyWidth),
+    ]);
+  return table.toString();
+}
+
+/** A table of recall hits for `search`, with the per-channel ranks that explain each hit. */
+export function recallTable(result: RecallResponse): string {
+  const bodyWidth = Math.max(20, width() - 75);
+  const table = new Table({
+    head: ['#', 'score', 'keyword', 'vector', 'id', 'kind', 'body'],
+    style: { head: [], border: [] },
+    wordWrap: false,
+  });
+  result.hits.forEach((h, i) =>
+    table.push([
+      String(i + 1),
+      h.score.toFixed(4),
+      h.channels.keyword ?? '-',
+      h.channels.vector ?? '-',
+      h.id,
+      h.kind,
+      shorten(h.title ? `${h.title}: ${h.body}` : h.body, bodyWidth),
+    ]),
+  );
+  const notes = result.degraded.map((d) => `degraded: ${d.channel} channel (${d.reason})`);
+  return [
+    result.hits.length ? table.toString() : 'no matching memories',
+    ...notes,
+    `(${result.timings_ms.total ?? 0} ms)`,
+  ].join('\n');
+}
+
+/** A memory as `key: value` lines for `get`. */
+export function memoryDetails(m: Memory): string {
+  const rows: [string, string][] = [
+    ['id', m.id],
+    ['kind', m.kind],
+    ['area', m.area],
+    ['status', m.status],
+    ['title', m.title ?? '-'],
+    ['tags', m.tags.join(', ') || '-'],
+    ['importance', String(m.importance)],
+    ['pinned', m.pinned ? 'yes' : 'no'],
+    ['strength', m.strength.toFixed(3)],
+    ['version', String(m.version)],
+    ['vector', m.vector],
+    ['created', m.created_at],
+    ['updated', m.updated_at],
+    ['accessed', `${m.access_count}×${m.last_accessed_at ? `, last ${m.last_accessed_at}` : ''}`],
+    ['source', m.source ? JSON.stringify(m.source) : '-'],
+  ];
+  return [...rows.map(([k, v]) => `${k.padEnd(11)} ${v}`), '', m.body].join('\n');
+}

@@ -1,0 +1,47 @@
+/** The vector channel: cosine similarity between the query embedding and the published model's vectors. */
+import { isEngramError } from '../../errors/errors.js';
+import type { ModelRecord, Store } from '../../store/store.js';
+import type { Channel, ChannelRequest, ChannelResult } from './channel.js';
+
+/** What the vector channel needs from the embedding side. */
+export interface QueryEmbedding {
+  /** The model whose vectors recall may use (§8), or undefined when none is published. */
+  publishedModel(): Promise<ModelRecord | undefined>;
+  /** The configured embedder's model id, or null when no embedder is configured. */
+  readonly modelId: string | null;
+  /** Embeds a query ahead of background work; rejects when the budget runs out. */
+  embedQuery(text: string, timeoutMs: number): Promise<Float32Array | null>;
+}
+
+/** Vector channel; reports why it could not contribute instead of failing recall (§3.4). */
+export class VectorChannel implements Channel {
+  readonly name = 'vector' as const;
+
+  constructor(
+    private readonly store: Store,
+    private readonly embedding: QueryEmbedding,
+  ) {}
+
+  async search(request: ChannelRequest): Promise<ChannelResult> {
+    if (this.embedding.modelId === null) return { degraded: 'embedder_unavailable' };
+    const published = await this.embedding.publishedModel();
+    if (!published) return { degraded: 'no_published_model' };
+    if (published.id !== this.embedding.modelId) return { degraded: 'published_model_not_loaded' };
+    let vector: Float32Array | null;
+    try {
+      vector = await this.embedding.embedQuery(request.query, Math.max(0, request.deadline));
+    } catch (err) {
+      const reason = isEngramError(err) ? err.details.reason : undefined;
+      return {
+        degraded:
+          reason === 'timeout' || reason === 'semantic_budget_exceeded'
+            ? 'semantic_budget_exceeded'
+            : 'embedder_unavailable',
+      };
+    }
+    if (!vector) return { degraded: 'query_not_embeddable' };
+    return {
+      ids: await this.store.vectorSearch(request.filter, published.id, vector, request.limit),
+    };
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Opening a SQLite store file: pragmas for several processes (WAL, busy timeout), migrations
+ * under an immediate transaction, and the mapping of driver failures to EngramErrors.
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import Database from 'better-sqlite3';
+
+import { EngramError } from '../../errors/errors.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+
+/** The subset of better-sqlite3 this store uses. */
+export type SqliteDatabase = Database.Database;
+
+/** Options for opening a store file. */
+export interface OpenOptions {
+  path: string;
+  busyTimeoutMs: number;
+}
+
+const BUSY_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_BUSY_RECOVERY',
+  'SQLITE_LOCKED',
+]);
+
+/** True for the driver's "database is busy/locked" failures, which are retried, never shown. */
+export function isBusyError(err: unknown): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    BUSY_CODES.has(String((err as { code?: unknown }).code))
+  );
+}
+
+/** Maps a driver failure to a clear EngramError; busy errors become STORE_BUSY. */
+export function storeError(err: unknown, path: string): EngramError {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const message = err instanceof Error ? err.message : String(err);
+  if (isBusyError(err))
+    return new EngramError(
+      'STORE_BUSY',
+      `store ${path} stayed busy: another process holds the write lock; try again`,
+      { rule: 'busy' },
+    );
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new EngramError(
+      'STORE_UNAVAILABLE',
+      `store ${path} is not an engram database (${message})`,
+      { field: 'store.path', rule: 'must be a SQLite database' },
+    );
+  }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return new EngramError(
+      'STORE_READ_ONLY',
+      `store ${path} is read-only: check the permissions of the file and its directory`,
+      { field: 'store.path', rule: 'must be writable' },
+    );
+  }
+  if (code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR') {
+    return new EngramError(
+      'STORE_UNAVAILABLE',
+      `cannot open store ${path}: ${message}; check that its directory exists and is writable`,
+      { field: 'store.path', rule: 'must be openable' },
+    );
+  }
+  if (code === 'SQLITE_FULL')
+    return new EngramError('STORE_UNAVAILABLE', `store ${path}: the disk is full`, {
+      rule: 'disk space',
+    });
+  return new EngramError('INTERNAL', `store ${path}: ${message}`, {}, { cause: err });
+}
+
+function prepareDirectory(path: string): void {
+  if (path === ':memory:') return;
+  const dir = dirname(path);
+  try {
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new EngramError(
+      'STORE_UNAVAILABLE',
+      `cannot create the store directory ${dir}: ${(err as Error).message}`,
+      { field: 'store.path', rule: 'directory must be creatable' },
+    );
+  }
+  if (!statSync(dir).isDirectory()) {
+    throw new EngramError('STORE_UNAVAILABLE', `store directory ${dir} is not a directory`, {
+      field: 'store.path',
+      rule: 'must be in a directory',
+    });
+  }
+  if (existsSync(path) && !statSync(path).isFile()) {
+    throw new EngramError('STORE_UNAVAILABLE', `store path ${path} is not a file`, {
+      field: 'store.path',
+      rule: 'must be a SQLite database file',
+    });
+  }
+}
+
+/** Opens (creating if needed) and migrates a store file; returns the connection and schema version. */
+export function openDatabase(options: OpenOptions): { db: SqliteDatabase; schemaVersion: number } {
+  prepareDirectory(options.path);
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(options.path, { timeout: options.busyTimeoutMs });
+    db.pragma(`busy_timeout = ${Math.floor(options.busyTimeoutMs)}`);
+    if (options.path !== ':memory:') {
+      const mode = String(db.pragma('journal_mode', { simple: true }));
+      if (mode !== 'wal') db.pragma('journal_mode = WAL');
+    }
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    const schemaVersion = migrate(db);
+    return { db, schemaVersion };
+  } catch (err) {
+    db?.close();
+    if (err instanceof EngramError) throw err;
+    throw storeError(err, options.path);
+  }
+}
+
+function currentVersion(db: SqliteDatabase): number {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID',
+  );
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+    | { value: string }
+    | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+/** Applies pending migrations, each in its own immediate transaction; safe when processes race. */
+function migrate(db: SqliteDatabase): number {
+  let version = currentVersion(db);
+  if (version >= LATEST_SCHEMA_VERSION) return version;
+  for (const step of MIGRATIONS) {
+    const apply = db.transaction(() => {
+      version = currentVersion(db);
+      if (version >= step.version) return;
+      db.exec(step.sql);
+      db.prepare(
+        "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ).run(String(step.version));
+      version = step.version;
+    });
+    apply.immediate();
+  }
+  return version;
+}
+
+/**
+ * Runs a synchronous write transaction (BEGIN IMMEDIATE), retrying while another process holds
+ * the write lock, so "database is locked" never reaches the user before `retryMs` has passed.
+ */
+export async function writeWithRetry<T>(
+  db: SqliteDatabase,
+  path: string,
+  retryMs: number,
+  fn: () => T,
+): Promise<T> {
+  const tx = db.transaction(fn);
+  const deadline = Date.now() + retryMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return tx.immediate();
+    } catch (err) {
+      if (!isBusyError(err) || Date.now() >= deadline)
+        throw err instanceof EngramError ? err : storeError(err, path);
+      await sleep(Math.min(200, 5 * 2 ** attempt) + Math.random() * 10);
+    }
+  }
+}

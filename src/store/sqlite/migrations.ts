@@ -1,0 +1,141 @@
+/**
+ * Versioned, additive migrations of the SQLite store. Each runs once, in its own transaction;
+ * a newer schema only adds, so an older engram can still read what it knows.
+ */
+
+/** One schema step. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** The SQLite schema history, oldest first. Never edit a released step; add a new one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'items, versions, relations, status events, vectors, full-text index',
+    sql: `
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO counters(name, value) VALUES ('vector_seq', 0);
+
+CREATE TABLE items (
+  pk INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  space TEXT NOT NULL,
+  area TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  title TEXT,
+  body TEXT NOT NULL,
+  body_hash TEXT NOT NULL,
+  tags TEXT NOT NULL DEFAULT '[]',
+  tags_text TEXT NOT NULL DEFAULT '',
+  importance REAL NOT NULL DEFAULT 0.5,
+  pinned INTEGER NOT NULL DEFAULT 0,
+  status TEXT,
+  strength REAL NOT NULL DEFAULT 1,
+  source TEXT,
+  version INTEGER NOT NULL DEFAULT 1,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  access_count INTEGER NOT NULL DEFAULT 0,
+  last_accessed_at INTEGER,
+  use_count INTEGER NOT NULL DEFAULT 0,
+  last_used_at INTEGER,
+  prior TEXT,
+  vector_state TEXT NOT NULL DEFAULT 'pending'
+);
+CREATE INDEX items_space_status_updated ON items(space, status, updated_at);
+CREATE INDEX items_space_created ON items(space, created_at, id);
+CREATE INDEX items_dedupe ON items(space, kind, body_hash);
+CREATE INDEX items_vector_pending ON items(vector_state) WHERE vector_state = 'pending';
+
+CREATE VIRTUAL TABLE items_fts USING fts5(
+  title, body, tags_text,
+  content = 'items', content_rowid = 'pk',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER items_fts_insert AFTER INSERT ON items BEGIN
+  INSERT INTO items_fts(rowid, title, body, tags_text) VALUES (new.pk, new.title, new.body, new.tags_text);
+END;
+CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
+  INSERT INTO items_fts(items_fts, rowid, title, body, tags_text) VALUES ('delete', old.pk, old.title, old.body, old.tags_text);
+END;
+CREATE TRIGGER items_fts_update AFTER UPDATE OF title, body, tags_text ON items BEGIN
+  INSERT INTO items_fts(items_fts, rowid, title, body, tags_text) VALUES ('delete', old.pk, old.title, old.body, old.tags_text);
+  INSERT INTO items_fts(rowid, title, body, tags_text) VALUES (new.pk, new.title, new.body, new.tags_text);
+END;
+
+CREATE TABLE versions (
+  item_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  title TEXT,
+  body TEXT NOT NULL,
+  tags TEXT NOT NULL DEFAULT '[]',
+  actor TEXT,
+  reason TEXT,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (item_id, version)
+) WITHOUT ROWID;
+
+CREATE TABLE status_events (
+  id TEXT PRIMARY KEY,
+  item_id TEXT NOT NULL,
+  from_status TEXT,
+  to_status TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  actor TEXT,
+  at INTEGER NOT NULL
+);
+CREATE INDEX status_events_item ON status_events(item_id, at);
+
+CREATE TABLE relations (
+  id TEXT PRIMARY KEY,
+  space TEXT NOT NULL,
+  type TEXT NOT NULL,
+  from_id TEXT NOT NULL,
+  to_id TEXT NOT NULL,
+  actor TEXT,
+  reason TEXT,
+  created_at INTEGER NOT NULL,
+  invalidated_at INTEGER,
+  invalidated_reason TEXT
+);
+CREATE INDEX relations_from ON relations(from_id);
+CREATE INDEX relations_to ON relations(to_id);
+
+CREATE TABLE models (
+  id TEXT PRIMARY KEY,
+  dimension INTEGER NOT NULL,
+  published_at INTEGER
+);
+
+CREATE TABLE vectors (
+  item_pk INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  dimension INTEGER NOT NULL,
+  vector BLOB,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (item_pk, model)
+) WITHOUT ROWID;
+CREATE INDEX vectors_model_seq ON vectors(model, seq);
+
+CREATE TABLE vector_deletions (
+  seq INTEGER PRIMARY KEY,
+  item_pk INTEGER NOT NULL,
+  model TEXT NOT NULL
+);
+
+CREATE TABLE purges (
+  item_id TEXT PRIMARY KEY,
+  space TEXT NOT NULL,
+  actor TEXT,
+  reason TEXT,
+  at INTEGER NOT NULL
+);
+`,
+  },
+];
+
+/** The newest schema version this code knows. */
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,172 @@
+/** Row <-> record mapping for the SQLite store, and the compiled SQL of item filters. */
+import type { Kind, Prior, RelationType, Source, Status, VectorState } from '../../core/types.js';
+import type {
+  ItemFilter,
+  ItemRecord,
+  RelationRecord,
+  StatusEventRecord,
+  VersionRecord,
+} from '../store.js';
+
+/** An `items` row as the driver returns it. */
+export interface ItemRow {
+  pk: number;
+  id: string;
+  space: string;
+  area: string;
+  kind: string;
+  title: string | null;
+  body: string;
+  body_hash: string;
+  tags: string;
+  importance: number;
+  pinned: number;
+  status: string | null;
+  strength: number;
+  source: string | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  access_count: number;
+  last_accessed_at: number | null;
+  use_count: number;
+  last_used_at: number | null;
+  prior: string | null;
+  vector_state: string;
+}
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text == null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Maps an items row to a record; a legacy null status reads as active. */
+export function itemFromRow(row: ItemRow): ItemRecord {
+  return {
+    id: row.id,
+    space: row.space,
+    area: row.area,
+    kind: row.kind as Kind,
+    title: row.title,
+    body: row.body,
+    body_hash: row.body_hash,
+    tags: parseJson<string[]>(row.tags, []),
+    importance: row.importance,
+    pinned: row.pinned === 1,
+    status: (row.status ?? 'active') as Status,
+    strength: row.strength,
+    source: parseJson<Source | null>(row.source, null),
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    access_count: row.access_count,
+    last_accessed_at: row.last_accessed_at,
+    use_count: row.use_count,
+    last_used_at: row.last_used_at,
+    prior: parseJson<Prior | null>(row.prior, null),
+    vector_state: row.vector_state as VectorState,
+  };
+}
+
+/** Text of tags as indexed by full-text search. */
+export function tagsText(tags: readonly string[]): string {
+  return tags.join(' ');
+}
+
+/** Column values of an item record for INSERT/UPDATE. */
+export function itemColumns(item: Partial<ItemRecord>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (value === undefined) continue;
+    if (key === 'tags') {
+      out.tags = JSON.stringify(value);
+      out.tags_text = tagsText(value as string[]);
+    } else if (key === 'source' || key === 'prior')
+      out[key] = value === null ? null : JSON.stringify(value);
+    else if (key === 'pinned') out.pinned = value ? 1 : 0;
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** Maps a versions row. */
+export function versionFromRow(row: Omit<VersionRecord, 'tags'> & { tags: string }): VersionRecord {
+  return { ...row, tags: parseJson<string[]>(row.tags, []) };
+}
+
+/** Maps a relations row. */
+export function relationFromRow(row: RelationRecord & { type: string }): RelationRecord {
+  return { ...row, type: row.type as RelationType };
+}
+
+/** Maps a status_events row. */
+export function eventFromRow(row: StatusEventRecord): StatusEventRecord {
+  return { ...row };
+}
+
+/** Vector <-> BLOB. */
+export function vectorToBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** BLOB -> a fresh, aligned Float32Array. */
+export function blobToVector(blob: Buffer): Float32Array {
+  const out = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
+
+/** A WHERE fragment with its named parameters. */
+export interface SqlFragment {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/** Compiles an item filter into SQL over the alias `i`. */
+export function compileFilter(filter: ItemFilter): SqlFragment {
+  const parts: string[] = ['i.space = @f_space'];
+  const params: Record<string, unknown> = { f_space: filter.space };
+  const statuses = [...filter.statuses];
+  const statusSql = `i.status IN (SELECT value FROM json_each(@f_statuses))`;
+  parts.push(statuses.includes('active') ? `(${statusSql} OR i.status IS NULL)` : statusSql);
+  params.f_statuses = JSON.stringify(statuses);
+  if (filter.kinds?.length) {
+    parts.push('i.kind IN (SELECT value FROM json_each(@f_kinds))');
+    params.f_kinds = JSON.stringify(filter.kinds);
+  }
+  if (filter.areas?.length) {
+    const ors = filter.areas.map((area, n) => {
+      params[`f_area${n}`] = area;
+      params[`f_areap${n}`] = `${area}/`;
+      return `(i.area = @f_area${n} OR substr(i.area, 1, length(@f_areap${n})) = @f_areap${n})`;
+    });
+    parts.push(`(${ors.join(' OR ')})`);
+  }
+  if (filter.tags?.length) {
+    params.f_tags = JSON.stringify(filter.tags);
+    params.f_ntags = new Set(filter.tags).size;
+    parts.push(
+      '(SELECT count(DISTINCT t.value) FROM json_each(i.tags) t WHERE t.value IN (SELECT value FROM json_each(@f_tags))) = @f_ntags',
+    );
+  }
+  if (filter.pinned !== undefined) {
+    parts.push('i.pinned = @f_pinned');
+    params.f_pinned = filter.pinned ? 1 : 0;
+  }
+  const ranges: [keyof ItemFilter, string, string][] = [
+    ['created_after', 'i.created_at', '>='],
+    ['created_before', 'i.created_at', '<'],
+    ['updated_after', 'i.updated_at', '>='],
+    ['updated_before', 'i.updated_at', '<'],
+  ];
+  for (const [key, column, op] of ranges) {
+    if (filter[key] === undefined) continue;
+    parts.push(`${column} ${op} @f_${key}`);
+    params[`f_${key}`] = filter[key];
+  }
+  return { sql: parts.join(' AND '), params };
+}

@@ -1,0 +1,689 @@
+/**
+ * The SQLite store (embedded default): one file in WAL mode, shared safely by several processes.
+ * Every write is one immediate transaction, retried while another process holds the lock.
+ */
+import { statSync } from 'node:fs';
+
+import { EngramError, notFound } from '../../errors/errors.js';
+import type {
+  CreateOutcome,
+  ImportOutcome,
+  ItemDraft,
+  ItemExport,
+  ItemFilter,
+  ItemRecord,
+  ListQuery,
+  ModelRecord,
+  MutationPlan,
+  PendingVector,
+  RelationRecord,
+  ScoredId,
+  StatusEventRecord,
+  Store,
+  StoreCapabilities,
+  StoreStats,
+  VectorWrite,
+  VersionRecord,
+} from '../store.js';
+import { openDatabase, type SqliteDatabase, storeError, writeWithRetry } from './database.js';
+import { applyMutation } from './mutate.js';
+import {
+  blobToVector,
+  compileFilter,
+  eventFromRow,
+  itemColumns,
+  itemFromRow,
+  type ItemRow,
+  relationFromRow,
+  versionFromRow,
+} from './rows.js';
+import { VectorCache } from './vector-cache.js';
+
+/** Options of the SQLite store. */
+export interface SqliteStoreOptions {
+  path: string;
+  busyTimeoutMs?: number;
+  writeRetryMs?: number;
+}
+
+const PAGE = 500;
+
+/** Opens a SQLite store (creating and migrating the file when needed). */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  return new SqliteStore(options);
+}
+
+/** The Store implementation over better-sqlite3. */
+export class SqliteStore implements Store {
+  readonly capabilities: StoreCapabilities = {
+    backend: 'sqlite',
+    vectorIndex: 'exact',
+    multiProcess: true,
+    onlineBackup: true,
+  };
+  readonly schemaVersion: number;
+  private readonly db: SqliteDatabase;
+  private readonly path: string;
+  private readonly retryMs: number;
+  private readonly caches = new Map<string, VectorCache>();
+  private closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    this.path = options.path;
+    this.retryMs = options.writeRetryMs ?? 30_000;
+    const opened = openDatabase({
+      path: options.path,
+      busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
+    });
+    this.db = opened.db;
+    this.schemaVersion = opened.schemaVersion;
+  }
+
+  /** The raw connection, for maintenance tools in this backend's folder only. */
+  get connection(): SqliteDatabase {
+    return this.db;
+  }
+
+  private write<T>(fn: () => T): Promise<T> {
+    this.assertOpen();
+    return writeWithRetry(this.db, this.path, this.retryMs, fn);
+  }
+
+  private read<T>(fn: () => T): T {
+    this.assertOpen();
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof EngramError) throw err;
+      throw storeError(err, this.path);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed)
+      throw new EngramError('STORE_UNAVAILABLE', 'the store is closed', { rule: 'open store' });
+  }
+
+  private nextVectorSeq(): number {
+    return (
+      this.db
+        .prepare("UPDATE counters SET value = value + 1 WHERE name = 'vector_seq' RETURNING value")
+        .get() as { value: number }
+    ).value;
+  }
+
+  /** Writes (or clears) one item's vector and keeps its vector_state in step. */
+  writeVector(pk: number, write: VectorWrite | 'pending', model: string | undefined): void {
+    if (write === 'pending') {
+      if (model) {
+        const had = this.db
+          .prepare('DELETE FROM vectors WHERE item_pk = ? AND model = ?')
+          .run(pk, model);
+        if (had.changes > 0)
+          this.db
+            .prepare('INSERT INTO vector_deletions(seq, item_pk, model) VALUES (?, ?, ?)')
+            .run(this.nextVectorSeq(), pk, model);
+      }
+      this.db.prepare("UPDATE items SET vector_state = 'pending' WHERE pk = ?").run(pk);
+      return;
+    }
+    const blob = write.vector
+      ? Buffer.from(write.vector.buffer, write.vector.byteOffset, write.vector.byteLength)
+      : null;
+    const dimension = write.vector?.length ?? 0;
+    this.db
+      .prepare(
+        'INSERT INTO vectors(item_pk, model, dimension, vector, seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_pk, model) DO UPDATE SET dimension = excluded.dimension, vector = excluded.vector, seq = excluded.seq',
+      )
+      .run(pk, write.model, dimension, blob, this.nextVectorSeq());
+    if (write.model === model)
+      this.db
+        .prepare('UPDATE items SET vector_state = ? WHERE pk = ?')
+        .run(write.vector ? 'ready' : 'empty', pk);
+  }
+
+  /** The published model id, read inside a transaction. */
+  publishedModelId(): string | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT id FROM models WHERE published_at IS NOT NULL ORDER BY published_at DESC LIMIT 1',
+      )
+      .get() as { id: string } | undefined;
+    return row?.id;
+  }
+
+  private findDuplicate(item: ItemRecord): ItemRow | undefined {
+    return this.db
+      .prepare(
+        "SELECT * FROM items WHERE space = ? AND kind = ? AND body_hash = ? AND (status IS NULL OR status <> 'forgotten') ORDER BY pk LIMIT 1",
+      )
+      .get(item.space, item.kind, item.body_hash) as ItemRow | undefined;
+  }
+
+  private insertItem(item: ItemRecord): number {
+    const cols = itemColumns(item);
+    const names = Object.keys(cols);
+    const sql = `INSERT INTO items(${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`;
+    return Number(this.db.prepare(sql).run(cols).lastInsertRowid);
+  }
+
+  insertVersion(
+    itemId: string,
+    v: {
+      version: number;
+      title: string | null;
+      body: string;
+      tags: string[];
+      actor: string | null;
+      reason: string | null;
+      at: number;
+    },
+  ): void {
+    this.db
+      .prepare(
+        'INSERT INTO versions(item_id, version, title, body, tags, actor, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(itemId, v.version, v.title, v.body, JSON.stringify(v.tags), v.actor, v.reason, v.at);
+  }
+
+  insertEvent(e: StatusEventRecord): void {
+    this.db
+      .prepare(
+        'INSERT INTO status_events(id, item_id, from_status, to_status, reason, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(e.id, e.item_id, e.from_status, e.to_status, e.reason, e.actor, e.at);
+  }
+
+  insertRelation(r: RelationRecord): void {
+    this.db
+      .prepare(
+        'INSERT INTO relations(id, space, type, from_id, to_id, actor, reason, created_at, invalidated_at, invalidated_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        r.id,
+        r.space,
+        r.type,
+        r.from_id,
+        r.to_id,
+        r.actor,
+        r.reason,
+        r.created_at,
+        r.invalidated_at,
+        r.invalidated_reason,
+      );
+  }
+
+  async createItems(drafts: readonly ItemDraft[]): Promise<CreateOutcome[]> {
+    return this.write(() => {
+      const model = this.publishedModelId();
+      return drafts.map((draft) => {
+        const dup = this.findDuplicate(draft.item);
+        if (dup) return { item: itemFromRow(dup), created: false };
+        const pk = this.insertItem({ ...draft.item, vector_state: 'pending' });
+        const { item } = draft;
+        this.insertVersion(item.id, {
+          version: item.version,
+          title: item.title,
+          body: item.body,
+          tags: item.tags,
+          actor: draft.actor,
+          reason: draft.reason,
+          at: item.created_at,
+        });
+        if (draft.vector) this.writeVector(pk, draft.vector, model);
+        return { item: itemFromRow(this.rowByPk(pk)), created: true };
+      });
+    });
+  }
+
+  rowByPk(pk: number): ItemRow {
+    return this.db.prepare('SELECT * FROM items WHERE pk = ?').get(pk) as ItemRow;
+  }
+
+  rowById(space: string, id: string): ItemRow | undefined {
+    return this.db.prepare('SELECT * FROM items WHERE id = ? AND space = ?').get(id, space) as
+      | ItemRow
+      | undefined;
+  }
+
+  async getItems(space: string, ids: readonly string[]): Promise<ItemRecord[]> {
+    return this.read(() => {
+      const rows = this.db
+        .prepare('SELECT * FROM items WHERE space = ? AND id IN (SELECT value FROM json_each(?))')
+        .all(space, JSON.stringify(ids)) as ItemRow[];
+      const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
+  }
+
+  async listItems(query: ListQuery): Promise<{ items: ItemRecord[]; next_cursor: string | null }> {
+    return this.read(() => {
+      const where = compileFilter(query.filter);
+      const column = query.order === 'created' ? 'i.created_at' : 'i.updated_at';
+      let cursorSql = '';
+      const params: Record<string, unknown> = { ...where.params, limit: query.limit + 1 };
+      if (query.cursor) {
+        const [at, id] = decodeCursor(query.cursor);
+        cursorSql = ` AND (${column} < @c_at OR (${column} = @c_at AND i.id < @c_id))`;
+        params.c_at = at;
+        params.c_id = id;
+      }
+      const rows = this.db
+        .prepare(
+          `SELECT i.* FROM items i WHERE ${where.sql}${cursorSql} ORDER BY ${column} DESC, i.id DESC LIMIT @limit`,
+        )
+        .all(params) as ItemRow[];
+      const page = rows.slice(0, query.limit).map(itemFromRow);
+      const last = page[page.length - 1];
+      const next =
+        rows.length > query.limit && last
+          ? encodeCursor(query.order === 'created' ? last.created_at : last.updated_at, last.id)
+          : null;
+      return { items: page, next_cursor: next };
+    });
+  }
+
+  async mutate(space: string, ids: readonly string[], plan: MutationPlan): Promise<ItemRecord[]> {
+    return this.write(() => applyMutation(this, space, ids, plan));
+  }
+
+  async purge(
+    space: string,
+    id: string,
+    audit: { actor: string | null; reason: string | null; at: number },
+  ): Promise<void> {
+    await this.write(() => {
+      const row = this.rowById(space, id);
+      if (!row) throw notFound('memory', id);
+      const models = this.db.prepare('SELECT model FROM vectors WHERE item_pk = ?').all(row.pk) as {
+        model: string;
+      }[];
+      this.db.prepare('DELETE FROM vectors WHERE item_pk = ?').run(row.pk);
+      for (const { model } of models)
+        this.db
+          .prepare('INSERT INTO vector_deletions(seq, item_pk, model) VALUES (?, ?, ?)')
+          .run(this.nextVectorSeq(), row.pk, model);
+      this.db.prepare('DELETE FROM versions WHERE item_id = ?').run(id);
+      this.db.prepare('DELETE FROM items WHERE pk = ?').run(row.pk);
+      this.db
+        .prepare(
+          "UPDATE relations SET invalidated_at = ?, invalidated_reason = 'purged' WHERE (from_id = ? OR to_id = ?) AND invalidated_at IS NULL",
+        )
+        .run(audit.at, id, id);
+      this.db
+        .prepare(
+          'INSERT INTO purges(item_id, space, actor, reason, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_id) DO NOTHING',
+        )
+        .run(id, space, audit.actor, audit.reason, audit.at);
+    });
+  }
+
+  private ensureExists(space: string, id: string): void {
+    if (!this.rowById(space, id)) throw notFound('memory', id);
+  }
+
+  async versions(space: string, id: string): Promise<VersionRecord[]> {
+    return this.read(() => {
+      this.ensureExists(space, id);
+      const rows = this.db
+        .prepare('SELECT * FROM versions WHERE item_id = ? ORDER BY version')
+        .all(id) as (Omit<VersionRecord, 'tags'> & { tags: string })[];
+      return rows.map(versionFromRow);
+    });
+  }
+
+  async statusEvents(space: string, id: string): Promise<StatusEventRecord[]> {
+    return this.read(() => {
+      this.ensureExists(space, id);
+      return (
+        this.db
+          .prepare('SELECT * FROM status_events WHERE item_id = ? ORDER BY at, id')
+          .all(id) as StatusEventRecord[]
+      ).map(eventFromRow);
+    });
+  }
+
+  async relations(space: string, id: string): Promise<RelationRecord[]> {
+    return this.read(() => {
+      this.ensureExists(space, id);
+      const rows = this.db
+        .prepare(
+          'SELECT * FROM relations WHERE space = ? AND (from_id = ? OR to_id = ?) ORDER BY created_at, id',
+        )
+        .all(space, id, id) as RelationRecord[];
+      return rows.map(relationFromRow);
+    });
+  }
+
+  async publishedModel(): Promise<ModelRecord | undefined> {
+    return this.read(() => {
+      const row = this.db
+        .prepare(
+          'SELECT id, dimension, published_at FROM models WHERE published_at IS NOT NULL ORDER BY published_at DESC LIMIT 1',
+        )
+        .get() as ModelRecord | undefined;
+      return row ? { ...row } : undefined;
+    });
+  }
+
+  async publishModel(id: string, dimension: number, at: number): Promise<ModelRecord> {
+    return this.write(() => {
+      const current = this.publishedModelId();
+      if (current === id)
+        return this.db
+          .prepare('SELECT id, dimension, published_at FROM models WHERE id = ?')
+          .get(id) as ModelRecord;
+      if (current !== undefined)
+        throw new EngramError(
+          'CONFLICT',
+          `model ${current} is published; switching models needs a transition`,
+          { rule: 'one published model' },
+        );
+      this.db
+        .prepare(
+          'INSERT INTO models(id, dimension, published_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET published_at = excluded.published_at, dimension = excluded.dimension',
+        )
+        .run(id, dimension, at);
+      this.db
+        .prepare(
+          "UPDATE items SET vector_state = CASE WHEN EXISTS (SELECT 1 FROM vectors v WHERE v.item_pk = items.pk AND v.model = ? AND v.vector IS NOT NULL) THEN 'ready' WHEN EXISTS (SELECT 1 FROM vectors v WHERE v.item_pk = items.pk AND v.model = ?) THEN 'empty' ELSE 'pending' END",
+        )
+        .run(id, id);
+      return { id, dimension, published_at: at };
+    });
+  }
+
+  async pendingVectors(limit: number): Promise<PendingVector[]> {
+    return this.read(() => {
+      const rows = this.db
+        .prepare(
+          "SELECT id, version, title, body, tags FROM items WHERE vector_state = 'pending' ORDER BY pk LIMIT ?",
+        )
+        .all(limit) as (Omit<PendingVector, 'tags'> & { tags: string })[];
+      return rows.map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[] }));
+    });
+  }
+
+  async putVectors(
+    model: string,
+    entries: readonly { id: string; version: number; vector: Float32Array | null }[],
+  ): Promise<number> {
+    return this.write(() => {
+      const published = this.publishedModelId();
+      let stored = 0;
+      for (const entry of entries) {
+        const row = this.db.prepare('SELECT pk, version FROM items WHERE id = ?').get(entry.id) as
+          | { pk: number; version: number }
+          | undefined;
+        if (!row || row.version !== entry.version) continue;
+        this.writeVector(row.pk, { model, vector: entry.vector }, published);
+        stored++;
+      }
+      return stored;
+    });
+  }
+
+  async keywordSearch(
+    filter: ItemFilter,
+    terms: readonly string[],
+    limit: number,
+  ): Promise<ScoredId[]> {
+    if (terms.length === 0 || limit <= 0) return [];
+    return this.read(() => {
+      const where = compileFilter(filter);
+      const match = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+      const sql = `SELECT i.id AS id, bm25(items_fts, 2.0, 1.0, 1.0) AS rank FROM items_fts JOIN items i ON i.pk = items_fts.rowid WHERE items_fts MATCH @match AND ${where.sql} ORDER BY rank, i.pk LIMIT @limit`;
+      const rows = this.db.prepare(sql).all({ ...where.params, match, limit }) as {
+        id: string;
+        rank: number;
+      }[];
+      return rows.map((r) => ({ id: r.id, score: -r.rank }));
+    });
+  }
+
+  private cacheFor(model: string, dimension: number): VectorCache {
+    let cache = this.caches.get(model);
+    if (!cache || cache.dimension !== dimension) {
+      cache = new VectorCache(this.db, model, dimension);
+      this.caches.set(model, cache);
+    }
+    return cache;
+  }
+
+  async vectorSearch(
+    filter: ItemFilter,
+    model: string,
+    vector: Float32Array,
+    limit: number,
+  ): Promise<ScoredId[]> {
+    if (limit <= 0) return [];
+    return this.read(() => {
+      const cache = this.cacheFor(model, vector.length);
+      cache.sync();
+      const where = compileFilter(filter);
+      const keep = (pks: number[]) =>
+        new Map(
+          (
+            this.db
+              .prepare(
+                `SELECT i.pk, i.id FROM items i WHERE i.pk IN (SELECT value FROM json_each(@pks)) AND ${where.sql}`,
+              )
+              .all({ ...where.params, pks: JSON.stringify(pks) }) as { pk: number; id: string }[]
+          ).map((r) => [r.pk, r.id]),
+        );
+      const wide = cache.search(filter.space, vector, Math.max(limit * 4, 200));
+      let allowed = keep(wide.map((h) => h.pk));
+      let hits = wide.filter((h) => allowed.has(h.pk));
+      if (hits.length < limit && wide.length >= Math.max(limit * 4, 200)) {
+        allowed = new Map(
+          (
+            this.db
+              .prepare(
+                `SELECT i.pk, i.id FROM items i WHERE ${where.sql} AND i.vector_state = 'ready'`,
+              )
+              .all(where.params) as { pk: number; id: string }[]
+          ).map((r) => [r.pk, r.id]),
+        );
+        hits = cache.search(filter.space, vector, limit, new Set(allowed.keys()));
+      }
+      return hits.slice(0, limit).map((h) => ({ id: allowed.get(h.pk)!, score: h.score }));
+    });
+  }
+
+  async recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return;
+    const unique = [...new Set(ids)];
+    await this.write(() => {
+      this.db
+        .prepare(
+          'UPDATE items SET access_count = access_count + 1, last_accessed_at = ? WHERE space = ? AND id IN (SELECT value FROM json_each(?))',
+        )
+        .run(at, space, JSON.stringify(unique));
+    });
+  }
+
+  async stats(space: string | null): Promise<StoreStats> {
+    return this.read(() => {
+      const scope = space === null ? '' : 'WHERE space = @space';
+      const params = space === null ? {} : { space };
+      const group = (column: string) =>
+        Object.fromEntries(
+          (
+            this.db
+              .prepare(
+                `SELECT coalesce(${column}, 'active') AS k, count(*) AS n FROM items ${scope} GROUP BY k ORDER BY k`,
+              )
+              .all(params) as { k: string; n: number }[]
+          ).map((r) => [r.k, r.n]),
+        );
+      const byVector = group('vector_state');
+      const total = (
+        this.db.prepare(`SELECT count(*) AS n FROM items ${scope}`).get(params) as { n: number }
+      ).n;
+      const relations = (
+        this.db.prepare(`SELECT count(*) AS n FROM relations ${scope}`).get(params) as { n: number }
+      ).n;
+      return {
+        location: this.path,
+        schema_version: this.schemaVersion,
+        items_total: total,
+        by_status: group('status'),
+        by_kind: group('kind'),
+        vectors: {
+          ready: byVector.ready ?? 0,
+          pending: byVector.pending ?? 0,
+          empty: byVector.empty ?? 0,
+        },
+        relations,
+        size_bytes: this.fileSize(),
+      };
+    });
+  }
+
+  private fileSize(): number | null {
+    if (this.path === ':memory:') return null;
+    let total = 0;
+    for (const suffix of ['', '-wal']) {
+      try {
+        total += statSync(this.path + suffix).size;
+      } catch {
+        // the WAL file may not exist
+      }
+    }
+    return total;
+  }
+
+  async *exportItems(space: string | null): AsyncIterable<ItemExport> {
+    let after = '';
+    for (;;) {
+      const page = this.read(() => {
+        const rows = this.db
+          .prepare(
+            `SELECT * FROM items WHERE id > ? ${space === null ? '' : 'AND space = ?'} ORDER BY id LIMIT ${PAGE}`,
+          )
+          .all(...(space === null ? [after] : [after, space])) as ItemRow[];
+        return rows.map((row) => this.exportOne(row));
+      });
+      for (const record of page) yield record;
+      if (page.length < PAGE) return;
+      after = page[page.length - 1]!.item.id;
+    }
+  }
+
+  private exportOne(row: ItemRow): ItemExport {
+    const versions = (
+      this.db
+        .prepare('SELECT * FROM versions WHERE item_id = ? ORDER BY version')
+        .all(row.id) as (Omit<VersionRecord, 'tags'> & { tags: string })[]
+    ).map(versionFromRow);
+    const events = (
+      this.db
+        .prepare('SELECT * FROM status_events WHERE item_id = ? ORDER BY at, id')
+        .all(row.id) as StatusEventRecord[]
+    ).map(eventFromRow);
+    const vectors = (
+      this.db
+        .prepare('SELECT model, dimension, vector FROM vectors WHERE item_pk = ? ORDER BY model')
+        .all(row.pk) as { model: string; dimension: number; vector: Buffer | null }[]
+    ).map((v) => ({
+      model: v.model,
+      dimension: v.dimension,
+      vector: v.vector ? blobToVector(v.vector) : null,
+    }));
+    return { item: itemFromRow(row), versions, status_events: events, vectors };
+  }
+
+  async *exportRelations(space: string | null): AsyncIterable<RelationRecord> {
+    let after = '';
+    for (;;) {
+      const rows = this.read(
+        () =>
+          this.db
+            .prepare(
+              `SELECT * FROM relations WHERE id > ? ${space === null ? '' : 'AND space = ?'} ORDER BY id LIMIT ${PAGE}`,
+            )
+            .all(...(space === null ? [after] : [after, space])) as RelationRecord[],
+      );
+      for (const row of rows) yield relationFromRow(row);
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  async importItems(records: readonly ItemExport[]): Promise<ImportOutcome[]> {
+    return this.write(() => {
+      const published = this.publishedModelId();
+      return records.map((record) => {
+        if (this.db.prepare('SELECT 1 FROM items WHERE id = ?').get(record.item.id))
+          return 'exists';
+        const pk = this.insertItem({ ...record.item, vector_state: 'pending' });
+        for (const v of record.versions) this.insertVersion(v.item_id, { ...v, at: v.created_at });
+        for (const e of record.status_events) this.insertEvent(e);
+        for (const v of record.vectors)
+          this.writeVector(pk, { model: v.model, vector: v.vector }, published);
+        if (
+          record.item.vector_state !== 'pending' &&
+          !record.vectors.some((v) => v.model === published)
+        )
+          this.db.prepare("UPDATE items SET vector_state = 'pending' WHERE pk = ?").run(pk);
+        return 'imported';
+      });
+    });
+  }
+
+  async importRelations(records: readonly RelationRecord[]): Promise<ImportOutcome[]> {
+    return this.write(() =>
+      records.map((r) => {
+        if (this.db.prepare('SELECT 1 FROM relations WHERE id = ?').get(r.id)) return 'exists';
+        this.insertRelation(r);
+        return 'imported';
+      }),
+    );
+  }
+
+  async integrityCheck(): Promise<{ ok: boolean; problems: string[] }> {
+    return this.read(() => {
+      const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
+      const problems = rows.map((r) => r.integrity_check).filter((m) => m !== 'ok');
+      try {
+        this.db
+          .prepare("INSERT INTO items_fts(items_fts, rank) VALUES ('integrity-check', 1)")
+          .run();
+      } catch (err) {
+        problems.push(`full-text index: ${(err as Error).message}`);
+      }
+      return { ok: problems.length === 0, problems };
+    });
+  }
+
+  /** Consistent online backup to a file (used by maintenance). */
+  async backup(destination: string): Promise<void> {
+    this.assertOpen();
+    await this.db.backup(destination);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.caches.clear();
+    this.db.close();
+  }
+}
+
+function encodeCursor(at: number, id: string): string {
+  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [number, string] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string')
+      return [value[0], value[1]];
+  } catch {
+    // fall through to the error below
+  }
+  throw new EngramError('INVALID_INPUT', 'cursor: not a cursor returned by list', {
+    field: 'cursor',
+    rule: 'opaque cursor from a previous page',
+  });
+}
