@@ -11,11 +11,14 @@ import { KeywordChannel } from '../retrieval/channels/keyword.js';
 import { VectorChannel } from '../retrieval/channels/vector.js';
 import { runRecall } from '../retrieval/pipeline.js';
 import type {
+  ImportOutcome,
   ItemDraft,
+  ItemExport,
   ItemFilter,
   ItemRecord,
   ModelRecord,
   MutationPlan,
+  RelationRecord,
   Store,
   StoreStats,
 } from '../store/store.js';
@@ -31,6 +34,7 @@ import {
 } from './input.js';
 import type { Logger } from './log.js';
 import { toMemory, toRelation, toStatusEvent, toVersion } from './memory.js';
+import type { WriteEvent, WriteObserver } from './observers.js';
 import * as plans from './plans.js';
 import { bodyHash, embeddingText } from './text.js';
 import type { History, Memory, RecallResponse, Relation, RelationType } from './types.js';
@@ -80,6 +84,7 @@ export class MemoryService {
   private readonly now: () => number;
   private readonly schemas: InputSchemas;
   private readonly channels: [KeywordChannel, VectorChannel];
+  private readonly observers: WriteObserver[] = [];
 
   constructor(deps: ServiceDeps) {
     this.config = deps.config;
@@ -89,6 +94,27 @@ export class MemoryService {
     this.now = deps.now ?? Date.now;
     this.schemas = inputSchemas(deps.config);
     this.channels = [new KeywordChannel(this.store), new VectorChannel(this.store, this.vectors)];
+  }
+
+  /** Registers a module that follows committed writes (graph, lifecycle). */
+  addWriteObserver(observer: WriteObserver): void {
+    this.observers.push(observer);
+  }
+
+  /** Tells observers about a committed write; their failures are logged, never thrown. */
+  private async notify(event: WriteEvent): Promise<void> {
+    for (const observer of this.observers) {
+      try {
+        await observer.onWrite(event);
+      } catch (err) {
+        this.log.warn(
+          `${observer.name} could not follow a ${event.type} write; its rebuild repairs it`,
+          {
+            error: String(err),
+          },
+        );
+      }
+    }
   }
 
   private space(space: string | undefined): string {
@@ -180,6 +206,9 @@ export class MemoryService {
         created: o.created,
       }),
     );
+    const created = outcomes.filter((o) => o.created).map((o) => o.item);
+    for (const [space, items] of groupBySpace(created))
+      await this.notify({ type: 'created', space, items });
     if (outcomes.some((o) => o.created && o.item.vector_state === 'pending'))
       this.vectors.schedule();
     return results.sort((a, b) => a.index - b.index);
@@ -237,10 +266,59 @@ export class MemoryService {
     };
   }
 
-  private async mutateOne(id: string, options: ChangeOptions, plan: MutationPlan): Promise<Memory> {
-    const [item] = await this.store.mutate(this.space(options.space), [id], plan);
+  private async mutateOne(
+    id: string,
+    options: ChangeOptions,
+    plan: MutationPlan,
+    operation: string,
+  ): Promise<Memory> {
+    const [item] = await this.mutate(this.space(options.space), [id], plan, operation);
     if (!item) throw notFound('memory', id);
     return toMemory(item);
+  }
+
+  /** Runs a mutation plan and tells observers: the one path for changes to existing items. */
+  private async mutate(
+    space: string,
+    ids: readonly string[],
+    plan: MutationPlan,
+    operation: string,
+  ): Promise<ItemRecord[]> {
+    let touched = false;
+    const items = await this.store.mutate(space, ids, (ctx) => {
+      const mutation = plan(ctx);
+      touched =
+        mutation.changes.length +
+          (mutation.addRelations?.length ?? 0) +
+          (mutation.invalidateRelations?.length ?? 0) >
+        0;
+      return mutation;
+    });
+    if (touched) await this.notify({ type: 'changed', space, items, operation });
+    return items;
+  }
+
+  /** Imports full exported records (ids kept); ids that exist already are left alone. */
+  async importRecords(
+    items: readonly ItemExport[],
+    relations: readonly RelationRecord[],
+  ): Promise<{ items: ImportOutcome[]; relations: ImportOutcome[] }> {
+    const itemOutcomes = items.length ? await this.store.importItems(items) : [];
+    const relationOutcomes = relations.length ? await this.store.importRelations(relations) : [];
+    const imported = items.filter((_, i) => itemOutcomes[i] === 'imported').map((r) => r.item);
+    for (const [space, group] of groupBySpace(imported))
+      await this.notify({ type: 'created', space, items: group });
+    const newRelations = relations.filter((_, i) => relationOutcomes[i] === 'imported');
+    for (const [space, group] of groupBySpace(newRelations)) {
+      await this.notify({
+        type: 'relations',
+        space,
+        ids: group.flatMap((r) => [r.from_id, r.to_id]),
+        operation: 'import',
+      });
+    }
+    if (imported.some((i) => i.vector_state === 'pending')) this.vectors.schedule();
+    return { items: itemOutcomes, relations: relationOutcomes };
   }
 
   /** A new version of body, title and/or tags. */
@@ -263,6 +341,7 @@ export class MemoryService {
       id,
       rev,
       plans.revisePlan(id, { ...next, vector }, embeddingText, this.meta(rev)),
+      'revise',
     );
     if (memory.vector === 'pending') this.vectors.schedule();
     return memory;
@@ -290,33 +369,31 @@ export class MemoryService {
 
   /** Hides a memory from recall; reversible with restore. */
   forget(id: string, options: ChangeOptions = {}): Promise<Memory> {
-    return this.mutateOne(id, options, plans.forgetPlan(id, this.meta(options)));
+    return this.mutateOne(id, options, plans.forgetPlan(id, this.meta(options)), 'forget');
   }
 
   /** Brings back a forgotten, archived, superseded or merged memory. */
   restore(id: string, options: ChangeOptions = {}): Promise<Memory> {
-    return this.mutateOne(id, options, plans.restorePlan(id, this.meta(options)));
+    return this.mutateOne(id, options, plans.restorePlan(id, this.meta(options)), 'restore');
   }
 
   /** Irreversibly deletes a memory's text, versions, vectors and index entries (audited). */
   async purge(id: string, options: ChangeOptions = {}): Promise<{ id: string; purged: true }> {
     const meta = this.meta(options);
-    await this.store.purge(this.space(options.space), id, {
-      actor: meta.actor,
-      reason: meta.reason,
-      at: meta.now,
-    });
+    const space = this.space(options.space);
+    await this.store.purge(space, id, { actor: meta.actor, reason: meta.reason, at: meta.now });
+    await this.notify({ type: 'purged', space, id });
     return { id, purged: true };
   }
 
   /** Pins (never decays, never merged away or archived automatically). */
   pin(id: string, options: ChangeOptions = {}): Promise<Memory> {
-    return this.mutateOne(id, options, plans.pinPlan(id, true, this.meta(options)));
+    return this.mutateOne(id, options, plans.pinPlan(id, true, this.meta(options)), 'pin');
   }
 
   /** Unpins. */
   unpin(id: string, options: ChangeOptions = {}): Promise<Memory> {
-    return this.mutateOne(id, options, plans.pinPlan(id, false, this.meta(options)));
+    return this.mutateOne(id, options, plans.pinPlan(id, false, this.meta(options)), 'unpin');
   }
 
   /** Moves to another area. */
@@ -325,6 +402,7 @@ export class MemoryService {
       id,
       options,
       plans.movePlan(id, parseWith(this.schemas.move, area, 'area'), this.meta(options)),
+      'move',
     );
   }
 
@@ -339,6 +417,7 @@ export class MemoryService {
       id,
       options,
       plans.tagPlan(id, parsed.add, parsed.remove, this.config.limits.max_tags, this.meta(options)),
+      'tag',
     );
   }
 
@@ -352,6 +431,7 @@ export class MemoryService {
         parseWith(this.schemas.importance, importance, 'importance'),
         this.meta(options),
       ),
+      'importance',
     );
   }
 
@@ -362,10 +442,11 @@ export class MemoryService {
     options: ChangeOptions = {},
   ): Promise<{ old: Memory; new: Memory }> {
     const space = this.space(options.space);
-    const items = await this.store.mutate(
+    const items = await this.mutate(
       space,
       [oldId, newId_],
       plans.supersedePlan(oldId, newId_, this.meta(options), space),
+      'supersede',
     );
     const byId = new Map(items.map((i) => [i.id, toMemory(i)]));
     return { old: byId.get(oldId)!, new: byId.get(newId_)! };
@@ -379,10 +460,11 @@ export class MemoryService {
   ): Promise<Relation[]> {
     const parsed = parseWith(this.schemas.relate, options);
     const space = this.space(parsed.space);
-    await this.store.mutate(
+    await this.mutate(
       space,
       [from, to],
       plans.relatePlan(from, to, parsed.type, this.meta(parsed), space),
+      'relate',
     );
     return (await this.store.relations(space, from))
       .filter((r) => r.to_id === to && r.invalidated_at === null)
@@ -395,10 +477,11 @@ export class MemoryService {
     to: string,
     options: ChangeOptions & { type?: RelationType } = {},
   ): Promise<void> {
-    await this.store.mutate(
+    await this.mutate(
       this.space(options.space),
       [from, to],
       plans.unrelatePlan(from, to, options.type, this.meta(options)),
+      'unrelate',
     );
   }
 
@@ -476,4 +559,10 @@ export class MemoryService {
   get storeForTransfer(): Store {
     return this.store;
   }
+}
+
+function groupBySpace<T extends { space: string }>(records: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const r of records) groups.set(r.space, [...(groups.get(r.space) ?? []), r]);
+  return groups;
 }

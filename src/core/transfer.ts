@@ -346,7 +346,6 @@ async function writeBatch(
   batch: readonly Parsed[],
   space: string | undefined,
 ): Promise<LineResult[]> {
-  const store = service.storeForTransfer;
   const results: LineResult[] = batch
     .filter((p) => p.kind === 'skip')
     .map((p) => ({ line: p.line, status: 'skipped' }));
@@ -368,17 +367,21 @@ async function writeBatch(
     });
   }
   const items = batch.filter((p): p is Extract<Parsed, { kind: 'item' }> => p.kind === 'item');
-  if (items.length > 0)
-    (await store.importItems(items.map((i) => i.value))).forEach((o, i) =>
-      results.push({ line: items[i]!.line, status: o, id: items[i]!.value.item.id }),
-    );
   const relations = batch.filter(
     (p): p is Extract<Parsed, { kind: 'relation' }> => p.kind === 'relation',
   );
-  if (relations.length > 0)
-    (await store.importRelations(relations.map((r) => r.value))).forEach((o, i) =>
+  if (items.length + relations.length > 0) {
+    const outcomes = await service.importRecords(
+      items.map((i) => i.value),
+      relations.map((r) => r.value),
+    );
+    outcomes.items.forEach((o, i) =>
+      results.push({ line: items[i]!.line, status: o, id: items[i]!.value.item.id }),
+    );
+    outcomes.relations.forEach((o, i) =>
       results.push({ line: relations[i]!.line, status: o, id: relations[i]!.value.id }),
     );
+  }
   return results;
 }
 

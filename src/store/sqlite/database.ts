@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 
 import { EngramError } from '../../errors/errors.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from './migrations.js';
 
 /** The subset of better-sqlite3 this store uses. */
 export type SqliteDatabase = Database.Database;
@@ -122,33 +122,38 @@ export function openDatabase(options: OpenOptions): { db: SqliteDatabase; schema
   }
 }
 
-function currentVersion(db: SqliteDatabase): number {
+function appliedVersions(db: SqliteDatabase): Set<number> {
   db.exec(
-    'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID',
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
   );
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-    | { value: string }
-    | undefined;
-  return row ? Number(row.value) : 0;
+  return new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (r) => r.version,
+    ),
+  );
 }
 
-/** Applies pending migrations, each in its own immediate transaction; safe when processes race. */
+/**
+ * Applies every migration not yet recorded, in version order, each in its own immediate
+ * transaction (safe when two processes open a new file at once). Returns the highest version.
+ */
 function migrate(db: SqliteDatabase): number {
-  let version = currentVersion(db);
-  if (version >= LATEST_SCHEMA_VERSION) return version;
+  let applied = appliedVersions(db);
   for (const step of MIGRATIONS) {
+    if (applied.has(step.version)) continue;
     const apply = db.transaction(() => {
-      version = currentVersion(db);
-      if (version >= step.version) return;
+      applied = appliedVersions(db);
+      if (applied.has(step.version)) return;
       db.exec(step.sql);
-      db.prepare(
-        "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      ).run(String(step.version));
-      version = step.version;
+      db.prepare('INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)').run(
+        step.version,
+        step.name,
+        Date.now(),
+      );
     });
     apply.immediate();
   }
-  return version;
+  return Math.max(0, ...appliedVersions(db));
 }
 
 /**
