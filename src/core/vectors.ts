@@ -154,9 +154,10 @@ export class VectorSupply implements QueryEmbedding {
     this.timer = undefined;
     if (drainMs > 0) await this.drain(drainMs);
     this.closed = true;
-    if (this.backfillRun) await this.backfillRun.catch(() => 0);
-    await this.queue?.close();
-    await this.embedder?.close();
+    await boundedWait(this.backfillRun, 2_000);
+    // A hung embedder must not hang shutdown: give running work a bounded time to finish.
+    await boundedWait(this.queue?.close(), 2_000);
+    await boundedWait(this.embedder?.close(), 2_000);
   }
 
   private async drain(drainMs: number): Promise<void> {
@@ -166,4 +167,15 @@ export class VectorSupply implements QueryEmbedding {
     await Promise.race([work, deadline]);
     clearTimeout(timeout);
   }
+}
+
+async function boundedWait(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([work.catch(() => undefined), limit]);
+  clearTimeout(timer);
 }

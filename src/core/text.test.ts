@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+
+import { bodyHash, keywordTerms, normalizeBody } from './text.js';
+
+describe('keywordTerms', () => {
+  it('drops stop-words and FTS syntax, keeps content words', () => {
+    expect(keywordTerms('What does "Alex" prefer NEAR( the * backend ^?')).toEqual(['alex', 'prefer', 'near', 'backend']);
+    expect(keywordTerms('title:billing -deploy AND OR')).toEqual(['title', 'billing', 'deploy']);
+  });
+
+  it('keeps stop-words when the query has nothing else, and returns nothing for punctuation', () => {
+    expect(keywordTerms('who are you')).toEqual(['who', 'are', 'you']);
+    expect(keywordTerms('"*^-:()')).toEqual([]);
+  });
+
+  it('handles non-Latin scripts and diacritics', () => {
+    expect(keywordTerms('Müller café 東京')).toEqual(['müller', 'café', '東京']);
+  });
+});
+
+describe('duplicate keys', () => {
+  it('normalises whitespace, case and Unicode form', () => {
+    expect(normalizeBody('  Cafe\u0301   au LAIT\n')).toBe('café au lait');
+    expect(bodyHash('Café au lait')).toBe(bodyHash(' cafe\u0301  AU lait '));
+    expect(bodyHash('a')).not.toBe(bodyHash('b'));
+  });
+});
