@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
+import type { RememberInput } from '../src/core/input.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import { EngramError } from '../src/errors/errors.js';
 import { testCacheDir } from './cache-dir.js';
 import { testEngram } from './helpers.js';
 
-const FACTS = [
+const FACTS: RememberInput[] = [
   { body: 'Alex prefers TypeScript over Python for backend services.', kind: 'preference', area: 'people/alex', tags: ['lang'] },
   { body: 'The billing service stores invoices in PostgreSQL.', kind: 'fact', area: 'projects/billing', tags: ['db'] },
   { body: 'Never deploy billing on Fridays.', kind: 'rule', area: 'projects/billing', pinned: true },
   { body: 'The kitten slept on the rug all afternoon.', kind: 'note', area: 'home' },
   { body: 'Quarterly planning happens in the first week of January.', kind: 'note', area: 'projectsX' },
-] as const;
+];
 
 async function seeded(options: Parameters<typeof testEngram>[0] = {}) {
   const engram = testEngram(options);
