@@ -1,0 +1,142 @@
+/**
+ * The HTTP app: Hono with @hono/zod-openapi. Middleware gives each request an id, counts it for
+ * graceful shutdown, applies CORS (only when configured) and authenticates space routes; one
+ * error handler maps every failure. Routes are thin calls into the MemoryService.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { cors } from 'hono/cors';
+
+import type { Engram } from '../../app.js';
+import { inputSchemas } from '../../core/input.js';
+import { type Logger, stderrLogger } from '../../core/log.js';
+import { EngramError } from '../../errors/errors.js';
+import { fromZodError } from '../../errors/zod.js';
+import { ENGRAM_VERSION } from '../mcp/version.js';
+import { TokenVerifier } from './auth.js';
+import { parseJsonBody } from './body.js';
+import type { HttpEnv } from './env.js';
+import { errorResponse } from './errors.js';
+import { registerChangeRoutes } from './routes/changes.js';
+import type { HttpApp, RouteDeps } from './routes/common.js';
+import { registerDormantRoutes } from './routes/dormant.js';
+import { registerLifecycleRoutes } from './routes/lifecycle.js';
+import { registerMemoryRoutes } from './routes/memories.js';
+import { registerRecallRoutes } from './routes/recall.js';
+import { registerRelationRoutes } from './routes/relations.js';
+import { registerSystemRoutes } from './routes/system.js';
+import { registerTransferRoutes } from './routes/transfer.js';
+import { requestSchemas } from './schemas.js';
+import type { WorkerState } from './worker.js';
+
+/** Requests and streams in flight, so shutdown can wait for them. */
+export class InFlight {
+  private count = 0;
+  private waiters: (() => void)[] = [];
+  /** Set when shutting down: responses then close their connection. */
+  draining = false;
+
+  /** Counts `work` as in flight until it settles. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.count++;
+    return work.finally(() => {
+      if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  /** Requests and streams not finished yet. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Resolves when nothing is in flight. */
+  idle(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise((r) => this.waiters.push(r));
+  }
+}
+
+/** Options of createHttpApp. */
+export interface HttpAppOptions {
+  log?: Logger;
+  /** State of the background worker, for /v1/health. */
+  worker?: () => WorkerState;
+  inflight?: InFlight;
+  startedAt?: number;
+}
+
+function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): void {
+  app.use('*', async (c, next) => {
+    const id = randomUUID();
+    c.set('requestId', id);
+    await inflight.track(next());
+    c.header('X-Request-Id', id);
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+    if (inflight.draining) c.header('Connection', 'close');
+  });
+  const { origins, max_age_s } = engram.config.server.cors;
+  if (origins.length > 0)
+    app.use(
+      '/v1/*',
+      cors({
+        origin: origins.includes('*') ? '*' : [...origins],
+        allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+        allowHeaders: ['Authorization', 'Content-Type'],
+        exposeHeaders: ['X-Request-Id'],
+        maxAge: max_age_s,
+      }),
+    );
+  const verifier = new TokenVerifier(engram.config.server.tokens);
+  app.use('/v1/spaces/*', async (c, next) => {
+    c.set('principal', verifier.verify(c.req.header('authorization')));
+    await next();
+  });
+}
+
+/** Builds the HTTP app over one engram. */
+export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): OpenAPIHono<HttpEnv> {
+  const log = options.log ?? stderrLogger();
+  const inflight = options.inflight ?? new InFlight();
+  const app: HttpApp = new OpenAPIHono<HttpEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw fromZodError(result.error);
+    },
+  });
+  app.onError((err, c) => errorResponse(c, err, log));
+  app.notFound((c) =>
+    errorResponse(
+      c,
+      new EngramError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`, {
+        rule: 'see /v1/openapi.json',
+      }),
+      log,
+    ),
+  );
+  useCommonMiddleware(app, engram, inflight);
+  const server = engram.config.server;
+  const deps: RouteDeps = {
+    engram,
+    schemas: requestSchemas(inputSchemas(engram.config)),
+    json: parseJsonBody(server.max_body_bytes),
+    limits: {
+      maxImportBytes: server.max_import_bytes,
+      maxImportLineBytes: server.max_import_line_bytes,
+    },
+    track: (work) => inflight.track(work),
+  };
+  registerSystemRoutes(app, deps, {
+    version: ENGRAM_VERSION,
+    startedAt: options.startedAt ?? Date.now(),
+    authRequired: server.tokens.length > 0,
+    worker: options.worker,
+  });
+  registerMemoryRoutes(app, deps);
+  registerChangeRoutes(app, deps);
+  registerRelationRoutes(app, deps);
+  registerRecallRoutes(app, deps);
+  registerTransferRoutes(app, deps, log);
+  registerLifecycleRoutes(app, deps);
+  registerDormantRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,14 @@
+/** The Hono environment of engram's HTTP app: per-request variables set by its middleware. */
+import type { Principal } from './auth.js';
+
+/** Variables every handler can read with `c.get`. */
+export interface HttpEnv {
+  Variables: {
+    /** Echoed in the `X-Request-Id` header and in server-fault logs. */
+    requestId: string;
+    /** The authenticated caller. */
+    principal: Principal;
+    /** The validated space of a `/v1/spaces/{space}/...` route, once authorized. */
+    space: string;
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * Lifecycle and auto-recall over HTTP (§6, §7): auto-recall for a message, its analysis, settings
+ * and stats; observe (reinforcement); the review list and its actions; maintenance of a space.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+
+import { autoRecallSchemas } from '../../../autorecall/input.js';
+import { configureInputSchema } from '../../../autorecall/settings.js';
+import { maintainInputSchema, observeInputSchema } from '../../../lifecycle/input.js';
+import { REVIEW_ACTIONS } from '../../../lifecycle/review.js';
+import { IdParams, MemorySchema, SpaceParams } from '../schemas.js';
+import {
+  access,
+  actor,
+  ERRORS,
+  type HttpApp,
+  jsonBody,
+  jsonContent,
+  optionalJsonBody,
+  type RouteDeps,
+} from './common.js';
+
+const TAGS = ['auto-recall'];
+const LIFECYCLE_TAGS = ['lifecycle'];
+const BASE = '/v1/spaces/{space}';
+const schemas = autoRecallSchemas(null);
+
+const ProcessBody = schemas.process.omit({ space: true });
+const AnalyzeBody = schemas.analyze.omit({ space: true });
+const ConfigureBody = configureInputSchema.omit({ space: true });
+const ObserveBody = observeInputSchema.omit({ space: true });
+const MaintainBody = maintainInputSchema.omit({ space: true });
+const ReviewQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+const ReviewActionBody = z.strictObject({
+  action: z.enum(REVIEW_ACTIONS, { message: `must be one of ${REVIEW_ACTIONS.join(', ')}` }),
+  body: z.string().optional(),
+  title: z.string().nullable().optional(),
+  actor: z.string().max(200).optional(),
+  reason: z.string().max(2000).optional(),
+});
+
+const SettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    mode: z.enum(['silent', 'subtle', 'interactive']),
+    relevance_threshold: z.number(),
+    max_results: z.number().int(),
+    min_interval_s: z.number(),
+  })
+  .openapi('AutoRecallSettings');
+const AnalysisSchema = z
+  .looseObject({
+    topics: z.array(z.string()),
+    entities: z.array(z.object({ text: z.string(), type: z.string() })),
+    key_phrases: z.array(z.string()),
+    is_question: z.boolean(),
+    trigger: z.object({ should_recall: z.boolean(), reason: z.string(), detail: z.string() }),
+  })
+  .openapi('RecallAnalysis');
+const AutoRecallSchema = z
+  .looseObject({
+    enabled: z.boolean(),
+    mode: z.string(),
+    triggered: z.boolean(),
+    reason: z.string(),
+    count: z.number().int(),
+    items: z.array(z.looseObject({ id: z.string(), relevance: z.number() })),
+    handles: z.array(z.object({ id: z.string(), label: z.string(), relevance: z.number() })),
+    summary: z.string().nullable(),
+    reinforced: z.number().int(),
+  })
+  .openapi('AutoRecallResult');
+const LooseSchema = (name: string) => z.looseObject({}).openapi(name);
+
+function registerAutoRecall(app: HttpApp, { engram, json }: RouteDeps): void {
+  const process = createRoute({
+    method: 'post',
+    path: `${BASE}/auto-recall`,
+    tags: TAGS,
+    summary: 'Auto-recall for one conversation message (analyse, search, surface by mode)',
+    description:
+      'silent: reinforces related memories and returns none; subtle: returns them in `items`; interactive: returns a count and handles. A per-conversation cooldown applies when `conversation_id` is given.',
+    middleware: [access('write'), json] as const,
+    request: { params: SpaceParams, body: jsonBody(ProcessBody) },
+    responses: { 200: jsonContent(AutoRecallSchema, 'The auto-recall result'), ...ERRORS },
+  });
+  app.openapi(process, async (c) =>
+    c.json(await engram.processMessage({ ...c.req.valid('json'), space: c.get('space') }), 200),
+  );
+  const analyze = createRoute({
+    method: 'post',
+    path: `${BASE}/auto-recall/analyze`,
+    tags: TAGS,
+    summary: 'Topics, entities, key phrases and the recall decision for a message',
+    middleware: [access('read'), json] as const,
+    request: { params: SpaceParams, body: jsonBody(AnalyzeBody) },
+    responses: { 200: jsonContent(AnalysisSchema, 'The analysis'), ...ERRORS },
+  });
+  app.openapi(analyze, async (c) =>
+    c.json(await engram.analyzeForRecall({ ...c.req.valid('json'), space: c.get('space') }), 200),
+  );
+}
+
+function registerSettings(app: HttpApp, { engram, json }: RouteDeps): void {
+  const read = createRoute({
+    method: 'get',
+    path: `${BASE}/auto-recall/settings`,
+    tags: TAGS,
+    summary: 'The effective auto-recall settings of the space',
+    middleware: [access('read')] as const,
+    request: { params: SpaceParams },
+    responses: { 200: jsonContent(SettingsSchema, 'The settings'), ...ERRORS },
+  });
+  app.openapi(read, async (c) =>
+    c.json(await engram.autoRecallSettings({ space: c.get('space') }), 200),
+  );
+  const write = createRoute({
+    method: 'patch',
+    path: `${BASE}/auto-recall/settings`,
+    tags: TAGS,
+    summary: 'Change auto-recall settings (persisted); returns the effective settings',
+    middleware: [access('write'), json] as const,
+    request: { params: SpaceParams, body: jsonBody(ConfigureBody) },
+    responses: { 200: jsonContent(SettingsSchema, 'The settings'), ...ERRORS },
+  });
+  app.openapi(write, async (c) =>
+    c.json(
+      await engram.configureAutoRecall({ ...c.req.valid('json'), space: c.get('space') }),
+      200,
+    ),
+  );
+  const stats = createRoute({
+    method: 'get',
+    path: `${BASE}/auto-recall/stats`,
+    tags: TAGS,
+    summary: 'Items kept by reinforcement, reinforcement events, cross-domain uses, strengths',
+    middleware: [access('read')] as const,
+    request: { params: SpaceParams },
+    responses: { 200: jsonContent(LooseSchema('AutoRecallStats'), 'The metrics'), ...ERRORS },
+  });
+  app.openapi(stats, async (c) =>
+    c.json(await engram.autoRecallStats({ space: c.get('space') }), 200),
+  );
+}
+
+function registerObserve(app: HttpApp, { engram, json }: RouteDeps): void {
+  const route = createRoute({
+    method: 'post',
+    path: `${BASE}/observe`,
+    tags: LIFECYCLE_TAGS,
+    summary: 'Record that memories were used (reinforcement, not access)',
+    description: 'Unknown ids are reported one by one in `results`; the rest are applied.',
+    middleware: [access('write'), json] as const,
+    request: { params: SpaceParams, body: jsonBody(ObserveBody) },
+    responses: { 200: jsonContent(LooseSchema('ObserveResult'), 'Per-id results'), ...ERRORS },
+  });
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    return c.json(
+      await engram.observeMemoryUsage({
+        ...body,
+        actor: actor(c, body.actor),
+        space: c.get('space'),
+      }),
+      200,
+    );
+  });
+}
+
+function registerReview(app: HttpApp, { engram, json }: RouteDeps): void {
+  const list = createRoute({
+    method: 'get',
+    path: `${BASE}/review`,
+    tags: LIFECYCLE_TAGS,
+    summary: 'Memories in the review window, highest priority first',
+    middleware: [access('read')] as const,
+    request: { params: SpaceParams, query: ReviewQuery },
+    responses: { 200: jsonContent(LooseSchema('ReviewList'), 'The review list'), ...ERRORS },
+  });
+  app.openapi(list, async (c) =>
+    c.json(await engram.review({ ...c.req.valid('query'), space: c.get('space') }), 200),
+  );
+  const act = createRoute({
+    method: 'post',
+    path: `${BASE}/review/{id}`,
+    tags: LIFECYCLE_TAGS,
+    summary: 'Reinforce, revise or let go of a memory under review',
+    middleware: [access('write'), json] as const,
+    request: { params: IdParams, body: jsonBody(ReviewActionBody) },
+    responses: { 200: jsonContent(MemorySchema, 'The memory after the action'), ...ERRORS },
+  });
+  app.openapi(act, async (c) => {
+    const { action, ...rest } = c.req.valid('json');
+    const memory = await engram.reviewAction(c.req.valid('param').id, action, {
+      ...rest,
+      title: rest.title ?? undefined,
+      actor: actor(c, rest.actor),
+      space: c.get('space'),
+    });
+    return c.json(memory, 200);
+  });
+}
+
+function registerMaintain(app: HttpApp, { engram, json }: RouteDeps): void {
+  const route = createRoute({
+    method: 'post',
+    path: `${BASE}/maintain`,
+    tags: LIFECYCLE_TAGS,
+    summary: 'Run (or with dry_run preview) the decay job for the space',
+    description:
+      'A real run backs up the whole store first and applies all changes in one transaction.',
+    middleware: [access('admin'), json] as const,
+    request: { params: SpaceParams, body: optionalJsonBody(MaintainBody) },
+    responses: {
+      200: jsonContent(LooseSchema('MaintenanceReport'), 'What the run did'),
+      ...ERRORS,
+    },
+  });
+  app.openapi(route, async (c) =>
+    c.json(await engram.maintain({ ...c.req.valid('json'), space: c.get('space') }), 200),
+  );
+}
+
+/** Registers the auto-recall and lifecycle routes. */
+export function registerLifecycleRoutes(app: HttpApp, deps: RouteDeps): void {
+  registerAutoRecall(app, deps);
+  registerSettings(app, deps);
+  registerObserve(app, deps);
+  registerReview(app, deps);
+  registerMaintain(app, deps);
+}

@@ -1,0 +1,184 @@
+/**
+ * The engram service process: the HTTP API on @hono/node-server plus the background worker, on
+ * one store. Refuses a non-loopback bind without tokens; shuts down gracefully (stop accepting,
+ * let in-flight requests and streams finish within the grace period, stop the worker, close the
+ * store).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { serve } from '@hono/node-server';
+
+import { createEngram, type Engram } from '../../app.js';
+import { loadConfig } from '../../config/load.js';
+import type { Config, ConfigInput } from '../../config/schema.js';
+import { type Logger, stderrLogger } from '../../core/log.js';
+import type { Embedder } from '../../embed/embedder.js';
+import { EngramError } from '../../errors/errors.js';
+import { createHttpApp, InFlight } from './app.js';
+import { isLoopback } from './auth.js';
+import { BackfillWorker } from './worker.js';
+
+type NodeServer = ReturnType<typeof serve> & Server;
+
+/** Options of startHttpService. */
+export interface HttpServiceOptions {
+  /** A YAML configuration file (else `ENGRAM_CONFIG`, else defaults). */
+  configFile?: string;
+  /** Values that win over the file and the environment (e.g. `--port`). */
+  config?: ConfigInput;
+  env?: Record<string, string | undefined>;
+  log?: Logger;
+  /** An embedder instead of the configured one (tests). */
+  embedder?: Embedder | null;
+}
+
+/** A running service. */
+export interface HttpService {
+  /** Base URL, e.g. `http://127.0.0.1:8765`. */
+  url: string;
+  engram: Engram;
+  worker: BackfillWorker;
+  /** Graceful shutdown; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+function refuseOpenBind({ host, tokens }: Config['server']): void {
+  if (!isLoopback(host) && tokens.length === 0)
+    throw new EngramError(
+      'CONFIG_INVALID',
+      `server.host ${host} is not a loopback address: configure server.tokens before serving beyond this machine`,
+      { field: 'server.host', rule: 'loopback, or tokens configured' },
+    );
+}
+
+function listen(server: NodeServer, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        new EngramError(
+          'CONFIG_INVALID',
+          `cannot listen on ${host}:${port}: ${err.code ?? err.message}`,
+          {
+            field: 'server.port',
+            rule: 'a free port',
+          },
+        ),
+      );
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Waits for `work`, at most `ms`; true when it finished in time. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = await Promise.race([work.then(() => true), timeout]);
+  clearTimeout(timer);
+  return done;
+}
+
+/** Starts the HTTP API and the background worker; resolves once it listens. */
+export async function startHttpService(options: HttpServiceOptions = {}): Promise<HttpService> {
+  const log = options.log ?? stderrLogger();
+  // Checked before the store is opened: a refused start touches nothing.
+  refuseOpenBind(
+    loadConfig({ file: options.configFile, env: options.env, overrides: options.config }).server,
+  );
+  const engram = createEngram({
+    configFile: options.configFile,
+    config: options.config,
+    env: options.env,
+    embedder: options.embedder,
+    logger: log,
+    background: false,
+  });
+  const { server: settings } = engram.config;
+  const worker = new BackfillWorker(engram, { intervalMs: settings.backfill_interval_ms, log });
+  engram.addWriteObserver({
+    name: 'http-backfill',
+    onWrite: (event) => {
+      if ('items' in event && event.items.some((i) => i.vector_state === 'pending')) worker.nudge();
+    },
+  });
+  const preparing = engram.prepareModels().catch((err: unknown) => {
+    log.warn('embedder unavailable; recall runs on keywords only', { error: String(err) });
+  });
+  const inflight = new InFlight();
+  const app = createHttpApp(engram, { log, inflight, worker: () => worker.state() });
+  const server = serve({
+    fetch: app.fetch,
+    hostname: settings.host,
+    port: settings.port,
+  }) as NodeServer;
+  let address: AddressInfo;
+  try {
+    address = await listen(server, settings.host, settings.port);
+  } catch (err) {
+    await preparing;
+    await engram.close();
+    throw err;
+  }
+  worker.start();
+
+  let closing: Promise<void> | undefined;
+  const shutdown = async (): Promise<void> => {
+    inflight.draining = true;
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (!(await within(inflight.idle(), settings.shutdown_grace_ms))) {
+      log.warn(
+        `shutdown: ${inflight.size} requests still running after the grace period; closing their connections`,
+      );
+      server.closeAllConnections();
+      await within(inflight.idle(), 5_000);
+    }
+    await within(stopped, 1_000);
+    const workerDone = worker.stop();
+    await preparing;
+    await engram.close();
+    await workerDone;
+  };
+  return {
+    url: urlOf(settings.host, address.port),
+    engram,
+    worker,
+    close: () => (closing ??= shutdown()),
+  };
+}
+
+/**
+ * Runs the service until SIGTERM or SIGINT (`engram serve`, `npm start`): prints the URL on
+ * stdout, then shuts down gracefully on the first signal.
+ */
+export async function runHttpService(options: HttpServiceOptions = {}): Promise<void> {
+  const log = options.log ?? stderrLogger();
+  const service = await startHttpService({ ...options, log });
+  const { server } = service.engram.config;
+  process.stdout.write(
+    `engram HTTP API listening on ${service.url}/v1 (health: ${service.url}/v1/health, OpenAPI: ${service.url}/v1/openapi.json)\n`,
+  );
+  process.stderr.write(`engram: store ${service.engram.config.store.path}\n`);
+  if (server.tokens.length === 0)
+    process.stderr.write(
+      'engram: no tokens configured: open to anyone who can reach this loopback address\n',
+    );
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stderr.write(`engram: ${signal}: finishing in-flight requests, then stopping\n`);
+      resolve();
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  await service.close();
+  process.stderr.write('engram: stopped\n');
+}

@@ -1,0 +1,122 @@
+/**
+ * The engram MCP server: installs the tool table on the SDK's protocol Server. engram validates
+ * arguments itself (with the same zod schemas it advertises) so that every failure — invalid
+ * arguments included — comes back as one kind of tool error carrying the EngramError code.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as ToolListing,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+import type { Engram } from '../../app.js';
+import { inputSchemas } from '../../core/input.js';
+import { type Logger, stderrLogger } from '../../core/log.js';
+import { EngramError, isEngramError } from '../../errors/errors.js';
+import { parseWith } from '../../errors/zod.js';
+import type { Tool, ToolContext, ToolGroup } from './tool.js';
+import { TOOL_GROUPS } from './tools/index.js';
+import { ENGRAM_VERSION } from './version.js';
+
+const INSTRUCTIONS = [
+  'engram is long-term memory that persists across sessions.',
+  'Call recall before answering anything that may depend on earlier sessions (the user, their projects, preferences, decisions, rules).',
+  'Call remember for durable knowledge worth keeping: one self-contained statement per memory, with a fitting kind and area.',
+  'When a memory turns out wrong, revise it or forget it; when a newer one replaces it, supersede the old one.',
+].join(' ');
+
+/** Options of createMcpServer. */
+export interface McpServerOptions {
+  /** Tool groups to install (default: every group of TOOL_GROUPS). */
+  groups?: readonly ToolGroup[];
+  /** Where failures are logged (default: stderr; never stdout, which carries the protocol). */
+  log?: Logger;
+}
+
+/** Builds the MCP server for one engram; connect it to a transport to serve. */
+export function createMcpServer(engram: Engram, options: McpServerOptions = {}): Server {
+  const log = options.log ?? stderrLogger();
+  const tools = buildTools(engram, options.groups ?? TOOL_GROUPS);
+  const server = new Server(
+    { name: 'engram', title: 'engram memory', version: ENGRAM_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const listing = [...tools.values()].map(toListing);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = tools.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    return callTool(tool, request.params.arguments ?? {}, { engram, log });
+  });
+  return server;
+}
+
+function buildTools(engram: Engram, groups: readonly ToolGroup[]): Map<string, Tool> {
+  const schemas = inputSchemas(engram.config);
+  const tools = new Map<string, Tool>();
+  for (const tool of groups.flatMap((group) => group(schemas))) {
+    if (tools.has(tool.name)) throw new Error(`MCP tool ${tool.name} is defined twice`);
+    tools.set(tool.name, tool);
+  }
+  return tools;
+}
+
+function toListing(tool: Tool): ToolListing {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.input, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as ToolListing['inputSchema'],
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** Validates, runs and maps one tool call; never throws. */
+export async function callTool(
+  tool: Tool,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<CallToolResult> {
+  try {
+    const parsed: unknown = parseWith(tool.input, args);
+    return toolResult(await tool.run(parsed, ctx));
+  } catch (err) {
+    return toolError(err, tool.name, ctx.log);
+  }
+}
+
+/** A successful tool result: the JSON text and the same value as structured content. */
+export function toolResult(value: object): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
+}
+
+/**
+ * The MCP edge of the error mapping: an `isError` tool result carrying `{code, message, details}`.
+ * Anything that is not an EngramError (or is INTERNAL) is a server fault: logged here, reported as
+ * INTERNAL without its message or stack.
+ */
+export function toolError(err: unknown, toolName: string, log: Logger): CallToolResult {
+  let error: EngramError;
+  if (isEngramError(err) && err.code !== 'INTERNAL') error = err;
+  else {
+    log.error(`MCP tool ${toolName} failed`, { error: err instanceof Error ? err.stack : err });
+    error = new EngramError('INTERNAL', 'internal error; the engram server log has the details');
+  }
+  const body = { error: error.toJSON() };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The shape of an engram MCP tool and of a tool group. A tool is a row in a table: name, title,
+ * description, a zod input schema (validated at the edge, advertised as JSON Schema) and a `run`
+ * that calls the MemoryService. Groups are functions of the configuration's input schemas, so a
+ * tool's limits (body size, k) are the service's own.
+ */
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+
+import type { Engram } from '../../app.js';
+import type { InputSchemas } from '../../core/input.js';
+import type { Logger } from '../../core/log.js';
+
+/** What a tool's `run` gets besides its arguments. */
+export interface ToolContext {
+  engram: Engram;
+  log: Logger;
+}
+
+/** One MCP tool as the server installs it. */
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  /** A strict zod object: unknown arguments are errors, never silently dropped. */
+  input: z.ZodType;
+  annotations?: ToolAnnotations;
+  /** Runs with validated arguments; returns the structured result (a JSON object). */
+  run(args: unknown, ctx: ToolContext): Promise<object>;
+}
+
+/** A set of related tools built from the configuration's input schemas. */
+export type ToolGroup = (schemas: InputSchemas) => Tool[];
+
+/** Declares a tool with its arguments typed from its zod schema. */
+export function defineTool<S extends z.ZodType>(definition: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  annotations?: ToolAnnotations;
+  run(args: z.output<S>, ctx: ToolContext): Promise<object>;
+}): Tool {
+  // The server parses arguments with `input` before calling run, so the cast holds.
+  return { ...definition, run: (args, ctx) => definition.run(args as z.output<S>, ctx) };
+}
+
+/** Copies a zod shape, attaching a description to each documented field (for the tool listing). */
+export function described<T extends z.ZodRawShape>(shape: T, docs: Record<string, string>): T {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const doc = docs[key];
+    out[key] = doc ? (schema as z.ZodType).describe(doc) : (schema as z.ZodType);
+  }
+  return out as unknown as T;
+}
+
+/** Descriptions of the fields most tools share. */
+export const COMMON_DOCS: Record<string, string> = {
+  space:
+    'Space (isolated memory store of one user, team or tenant). Default: the server\'s space, usually "default".',
+  actor: 'Who makes the change (recorded in history), e.g. your agent name.',
+  reason: 'Why (recorded in history).',
+  id: 'Memory id, as returned by remember, recall or list.',
+};
+
+/** Read-only tool annotations. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Annotations of tools that change memories without destroying anything. */
+export const WRITES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  openWorldHint: false,
+};
