@@ -1,0 +1,235 @@
+/**
+ * Lifecycle benchmark: `maintain` over 100k items (target <= 10 s) and `process_message` latency
+ * at 10k items (target p95 <= 20 ms). Writes bench/results/lifecycle-<date>.{md,json} with the
+ * machine facts, medians over the runs and the ratio of each measurement to its target.
+ *
+ *   npx tsx bench/lifecycle/run.ts [--items 100000] [--recall-items 10000] [--messages 400] [--runs 3]
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { createEngram, type Engram } from '../../src/app.js';
+import { defaultCacheDir } from '../../src/config/load.js';
+import { silentLogger } from '../../src/core/log.js';
+import { percentile } from '../lib/metrics.js';
+import { memories, messages } from './corpus.js';
+
+const DAY = 86_400_000;
+const LOAD_AT_START = loadavg().map((x) => Math.round(x * 100) / 100);
+const { values: args } = parseArgs({
+  options: {
+    items: { type: 'string', default: '100000' },
+    'recall-items': { type: 'string', default: '10000' },
+    messages: { type: 'string', default: '400' },
+    runs: { type: 'string', default: '3' },
+  },
+});
+const N_ITEMS = Number(args.items);
+const N_RECALL = Number(args['recall-items']);
+const N_MESSAGES = Number(args.messages);
+const RUNS = Number(args.runs);
+
+function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+function round(x: number, digits = 2): number {
+  return Math.round(x * 10 ** digits) / 10 ** digits;
+}
+
+function open(dir: string, clock: { now: number }, embedder: boolean): Engram {
+  const local = resolve('node_modules/.cache/engram-test');
+  return createEngram({
+    env: {},
+    background: false,
+    logger: silentLogger,
+    now: () => clock.now,
+    config: {
+      store: { path: join(dir, 'engram.db') },
+      embedder: embedder
+        ? { cache_dir: existsSync(local) ? local : defaultCacheDir() }
+        : { provider: 'none' },
+      limits: { max_batch_items: 2000 },
+    },
+  });
+}
+
+async function load(engram: Engram, n: number, now: number, seed: number): Promise<string[]> {
+  const ids: string[] = [];
+  const all = memories(n, now, 365, seed);
+  for (let i = 0; i < all.length; i += 2000) {
+    const results = await engram.rememberMany(all.slice(i, i + 2000), {
+      strict: true,
+      priority: 'background',
+    });
+    for (const r of results) if (r.ok) ids.push(r.memory.id);
+  }
+  return ids;
+}
+
+async function benchMaintain() {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-bench-lifecycle-'));
+  const clock = { now: Date.parse('2026-06-01T03:30:00Z') };
+  const engram = open(dir, clock, false);
+  try {
+    let t = performance.now();
+    const ids = await load(engram, N_ITEMS, clock.now, 1);
+    const loadMs = performance.now() - t;
+    t = performance.now();
+    const used = ids.filter((_, i) => i % 10 === 0);
+    for (let i = 0; i < used.length; i += 1000)
+      await engram.observeMemoryUsage({
+        memory_ids: used.slice(i, i + 1000),
+        context_tags: ['bench'],
+      });
+    const observeMs = performance.now() - t;
+    const dry: number[] = [];
+    const real: number[] = [];
+    const backup: number[] = [];
+    let last;
+    for (let run = 0; run < RUNS; run++) {
+      clock.now += DAY;
+      t = performance.now();
+      await engram.maintain({ dry_run: true });
+      dry.push(performance.now() - t);
+      t = performance.now();
+      last = await engram.maintain();
+      real.push(performance.now() - t);
+      backup.push(last.timings_ms.backup ?? 0);
+    }
+    const size = statSync(join(dir, 'engram.db')).size;
+    return {
+      items: N_ITEMS,
+      uses_recorded: used.length,
+      load_s: round(loadMs / 1000),
+      observe_ms_per_1000: round(observeMs / (used.length / 1000)),
+      dry_run_s: { median: round(median(dry) / 1000, 3), runs: dry.map((x) => round(x / 1000, 3)) },
+      maintain_s: {
+        median: round(median(real) / 1000, 3),
+        runs: real.map((x) => round(x / 1000, 3)),
+      },
+      backup_s: { median: round(median(backup) / 1000, 3) },
+      last_run: {
+        scanned: last!.items_scanned,
+        strength_updates: last!.strength_updates,
+        promoted: last!.promoted,
+        archived: last!.archived,
+      },
+      store_mb: round(size / 1048576, 1),
+    };
+  } finally {
+    await engram.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function timeMessages(engram: Engram, list: string[], mode: 'silent' | 'subtle') {
+  const all: number[] = [];
+  const triggered: number[] = [];
+  let found = 0;
+  for (const [i, message] of list.entries()) {
+    const history = i > 0 ? [list[i - 1]!] : [];
+    const t = performance.now();
+    const r = await engram.processMessage({
+      message,
+      history,
+      conversation_id: `c${i % 25}`,
+      mode,
+    });
+    const ms = performance.now() - t;
+    all.push(ms);
+    if (r.triggered) triggered.push(ms);
+    found += r.count + r.reinforced;
+  }
+  const stats = (xs: number[]) => ({
+    n: xs.length,
+    p50: round(percentile(xs, 50)),
+    p95: round(percentile(xs, 95)),
+    p99: round(percentile(xs, 99)),
+  });
+  return { all: stats(all), triggered: stats(triggered), related_found: found };
+}
+
+async function benchProcess() {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-bench-recall-'));
+  const clock = { now: Date.parse('2026-06-01T09:00:00Z') };
+  const engram = open(dir, clock, true);
+  try {
+    await engram.prepareModels();
+    const t = performance.now();
+    await load(engram, N_RECALL, clock.now, 3);
+    await engram.backfill();
+    const loadMs = performance.now() - t;
+    await engram.configureAutoRecall({ enabled: true, min_interval_s: 0 });
+    await timeMessages(engram, messages(30, 9), 'silent'); // warm-up: model pages, JIT
+    const list = messages(N_MESSAGES, 4);
+    const silent = await timeMessages(engram, list, 'silent');
+    const subtle = await timeMessages(engram, list, 'subtle');
+    return { items: N_RECALL, load_s: round(loadMs / 1000), messages: N_MESSAGES, silent, subtle };
+  } finally {
+    await engram.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function machine() {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    os: `${platform()} ${release()}`,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memory_gb: round(totalmem() / 1073741824, 1),
+    load_average_start: LOAD_AT_START,
+    load_average_end: loadavg().map((x) => round(x)),
+  };
+}
+
+function markdown(result: Awaited<ReturnType<typeof run>>): string {
+  const m = result.maintain;
+  const p = result.process_message;
+  return `# Lifecycle benchmark — ${result.machine.date.slice(0, 10)}
+
+Machine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memory_gb} GB, ${result.machine.os}, Node ${result.machine.node}.
+Shared machine: load average (1, 5, 15 min) ${result.machine.load_average_start.join(', ')} at the start and ${result.machine.load_average_end.join(', ')} at the end on ${result.machine.cores} cores, so other work competed for the CPU; medians of ${RUNS} runs where repeated.
+
+## maintain over ${m.items} items (target ≤ 10 s)
+
+| measurement | median | runs | ratio to target |
+|---|---|---|---|
+| maintain (backup + decay + transitions, one transaction) | ${m.maintain_s.median} s | ${m.maintain_s.runs.join(', ')} | ${round(m.maintain_s.median / 10, 3)} |
+| of which the online backup | ${m.backup_s.median} s | | |
+| maintain --dry-run | ${m.dry_run_s.median} s | ${m.dry_run_s.runs.join(', ')} | ${round(m.dry_run_s.median / 10, 3)} |
+
+Last run: ${m.last_run.scanned} scanned, ${m.last_run.strength_updates} strength updates, ${m.last_run.promoted} promoted, ${m.last_run.archived} archived. Store ${m.store_mb} MB. Loading took ${m.load_s} s; ${m.uses_recorded} uses were recorded first (${m.observe_ms_per_1000} ms per 1000).
+
+## process_message at ${p.items} items (target p95 ≤ 20 ms)
+
+${p.messages} messages (questions, statements, small talk), one earlier message as history, 25 conversations, cooldown 0, static GloVe embedder.
+
+| mode | calls | p50 ms | p95 ms | p99 ms | p95 ratio to target |
+|---|---|---|---|---|---|
+| silent, all messages | ${p.silent.all.n} | ${p.silent.all.p50} | ${p.silent.all.p95} | ${p.silent.all.p99} | ${round(p.silent.all.p95 / 20, 3)} |
+| silent, triggered only | ${p.silent.triggered.n} | ${p.silent.triggered.p50} | ${p.silent.triggered.p95} | ${p.silent.triggered.p99} | ${round(p.silent.triggered.p95 / 20, 3)} |
+| subtle, all messages | ${p.subtle.all.n} | ${p.subtle.all.p50} | ${p.subtle.all.p95} | ${p.subtle.all.p99} | ${round(p.subtle.all.p95 / 20, 3)} |
+| subtle, triggered only | ${p.subtle.triggered.n} | ${p.subtle.triggered.p50} | ${p.subtle.triggered.p95} | ${p.subtle.triggered.p99} | ${round(p.subtle.triggered.p95 / 20, 3)} |
+
+Related memories found: ${p.silent.related_found} (silent, reinforced), ${p.subtle.related_found} (subtle, returned).
+`;
+}
+
+async function run() {
+  const maintain = await benchMaintain();
+  const processMessage = await benchProcess();
+  return { machine: machine(), maintain, process_message: processMessage };
+}
+
+const result = await run();
+const out = resolve('bench/results');
+mkdirSync(out, { recursive: true });
+const stamp = result.machine.date.slice(0, 10);
+writeFileSync(join(out, `lifecycle-${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(join(out, `lifecycle-${stamp}.md`), markdown(result));
+process.stdout.write(markdown(result));

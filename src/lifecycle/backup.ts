@@ -1,0 +1,89 @@
+/**
+ * Backups taken before a maintenance run (§7.3, §12): a consistent online copy of the store
+ * named by its time, in `lifecycle.backup.dir` (default: `backups/` beside the store file), and
+ * pruning of copies older than `keep_days`. Names carry the time, so pruning follows the same
+ * clock as the run (tests can simulate days).
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+import { EngramError } from '../errors/errors.js';
+import { DAY_MS } from './decay.js';
+import type { LifecycleStore } from './lifecycle-store.js';
+
+/** A backup that was taken, and the old ones removed. */
+export interface BackupResult {
+  path: string;
+  pruned: string[];
+}
+
+/** Where and how to back up. */
+export interface BackupOptions {
+  storePath: string;
+  dir?: string;
+  keepDays: number;
+  now: number;
+}
+
+const NAME = /^engram-(\d{8}T\d{9}Z)(?:-\d+)?\.db$/u;
+
+/** The backup folder: the configured one (relative to the store's folder), else `backups/`. */
+export function backupDir(storePath: string, dir?: string): string {
+  const base = dirname(resolve(storePath));
+  if (dir === undefined) return join(base, 'backups');
+  return isAbsolute(dir) ? dir : resolve(base, dir);
+}
+
+function stamp(at: number): string {
+  return new Date(at).toISOString().replace(/[-:.]/gu, '');
+}
+
+function parseStamp(s: string): number {
+  const iso = `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}.${s.slice(15, 18)}Z`;
+  return Date.parse(iso);
+}
+
+function freshName(dir: string, at: number): string {
+  const base = `engram-${stamp(at)}`;
+  let name = `${base}.db`;
+  for (let n = 1; existsSync(join(dir, name)); n++) name = `${base}-${n}.db`;
+  return join(dir, name);
+}
+
+/** Backup files in a folder with their times, oldest first. */
+export function listBackups(dir: string): { path: string; at: number }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const m = NAME.exec(name);
+      return m ? [{ path: join(dir, name), at: parseStamp(m[1]!) }] : [];
+    })
+    .sort((a, b) => a.at - b.at);
+}
+
+/** Takes a consistent online backup, then removes backups older than `keepDays`. */
+export async function takeBackup(
+  lifecycle: LifecycleStore,
+  options: BackupOptions,
+): Promise<BackupResult> {
+  const dir = backupDir(options.storePath, options.dir);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new EngramError(
+      'STORE_UNAVAILABLE',
+      `cannot create the backup folder ${dir}: ${(err as Error).message}`,
+      { field: 'lifecycle.backup.dir', rule: 'must be a writable folder' },
+    );
+  }
+  const path = freshName(dir, options.now);
+  await lifecycle.backup(path);
+  const cutoff = options.now - options.keepDays * DAY_MS;
+  const pruned: string[] = [];
+  for (const old of listBackups(dir)) {
+    if (old.path === path || old.at >= cutoff) continue;
+    rmSync(old.path, { force: true });
+    pruned.push(old.path);
+  }
+  return { path, pruned };
+}
