@@ -29,7 +29,7 @@ describe('engram CLI (built binary)', () => {
     expect((envelope.hits as { id: string }[])[0]?.id).toBe(id);
     expect(envelope.degraded).toEqual([]);
     const human = await cli(['search', 'database port']);
-    expect(human.stdout).toContain('PostgreSQL 15');
+    expect(human.stdout).toContain('The billing databas');
     const got = await cli(['get', id]);
     expect(got.stdout).toContain('people/alex');
     const listed = JSON.parse((await cli(['--json', 'list', '--kind', 'fact'])).stdout) as { items: { kind: string }[] };

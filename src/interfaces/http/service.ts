@@ -128,6 +128,7 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
     throw err;
   }
   worker.start();
+  const schedule = startSchedule(engram, log);
 
   let closing: Promise<void> | undefined;
   const shutdown = async (): Promise<void> => {
@@ -142,6 +143,7 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
       await within(inflight.idle(), 5_000);
     }
     await within(stopped, 1_000);
+    schedule?.stop();
     const workerDone = worker.stop();
     await preparing;
     await engram.close();
@@ -153,6 +155,16 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
     worker,
     close: () => (closing ??= shutdown()),
   };
+}
+
+/** Starts the nightly maintenance schedule (§7.3) when the store supports it; logs why not otherwise. */
+function startSchedule(engram: Engram, log: Logger): { stop(): void } | undefined {
+  try {
+    return engram.startMaintenanceSchedule();
+  } catch (err) {
+    log.warn('maintenance schedule not started', { error: String(err) });
+    return undefined;
+  }
 }
 
 /**
