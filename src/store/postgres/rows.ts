@@ -1,0 +1,222 @@
+/**
+ * Row <-> record mapping of the PostgreSQL store, positional parameters, the SQL of item filters,
+ * list cursors, and vectors in pgvector's text form (lossless for float32, signed zero included).
+ */
+import type { Kind, Prior, RelationType, Source, Status, VectorState } from '../../core/types.js';
+import { EngramError } from '../../errors/errors.js';
+import type {
+  ItemFilter,
+  ItemRecord,
+  RelationRecord,
+  StatusEventRecord,
+  VersionRecord,
+} from '../store.js';
+
+/** The columns of an item row, without the full-text vector. */
+export const ITEM_COLUMNS =
+  'pk, id, space, area, kind, title, body, body_hash, tags, importance, pinned, status, strength, source, version, created_at, updated_at, access_count, last_accessed_at, use_count, last_used_at, prior, vector_state';
+
+/** The item columns prefixed with an alias. */
+export function itemColumns(alias: string): string {
+  return ITEM_COLUMNS.split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+}
+
+/** An `items` row as the driver returns it (int8 parsed to numbers, json parsed). */
+export interface PgItemRow {
+  pk: number;
+  id: string;
+  space: string;
+  area: string;
+  kind: string;
+  title: string | null;
+  body: string;
+  body_hash: string;
+  tags: string[];
+  importance: number;
+  pinned: boolean;
+  status: string | null;
+  strength: number;
+  source: Source | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  access_count: number;
+  last_accessed_at: number | null;
+  use_count: number;
+  last_used_at: number | null;
+  prior: Prior | null;
+  vector_state: string;
+}
+
+/** Maps an items row to a record; a null status reads as active. */
+export function itemFromRow(row: PgItemRow): ItemRecord {
+  return {
+    id: row.id,
+    space: row.space,
+    area: row.area,
+    kind: row.kind as Kind,
+    title: row.title,
+    body: row.body,
+    body_hash: row.body_hash,
+    tags: row.tags,
+    importance: row.importance,
+    pinned: row.pinned,
+    status: (row.status ?? 'active') as Status,
+    strength: row.strength,
+    source: row.source,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    access_count: row.access_count,
+    last_accessed_at: row.last_accessed_at,
+    use_count: row.use_count,
+    last_used_at: row.last_used_at,
+    prior: row.prior,
+    vector_state: row.vector_state as VectorState,
+  };
+}
+
+/** Maps a versions row. */
+export function versionFromRow(row: VersionRecord): VersionRecord {
+  return {
+    item_id: row.item_id,
+    version: row.version,
+    title: row.title,
+    body: row.body,
+    tags: row.tags,
+    actor: row.actor,
+    reason: row.reason,
+    created_at: row.created_at,
+  };
+}
+
+/** Maps a relations row. */
+export function relationFromRow(row: RelationRecord): RelationRecord {
+  return {
+    id: row.id,
+    space: row.space,
+    type: row.type as RelationType,
+    from_id: row.from_id,
+    to_id: row.to_id,
+    actor: row.actor,
+    reason: row.reason,
+    created_at: row.created_at,
+    invalidated_at: row.invalidated_at,
+    invalidated_reason: row.invalidated_reason,
+  };
+}
+
+/** Maps a status_events row. */
+export function eventFromRow(row: StatusEventRecord): StatusEventRecord {
+  return {
+    id: row.id,
+    item_id: row.item_id,
+    from_status: row.from_status,
+    to_status: row.to_status,
+    reason: row.reason,
+    actor: row.actor,
+    at: row.at,
+  };
+}
+
+/** Positional parameters collected while SQL is assembled. */
+export class Params {
+  readonly values: unknown[] = [];
+
+  /** Adds a value and returns its placeholder (`$n`), with an optional cast. */
+  add(value: unknown, cast = ''): string {
+    this.values.push(value);
+    return `$${this.values.length}${cast}`;
+  }
+}
+
+/** Compiles an item filter into SQL over the alias `i`. */
+export function compileFilter(filter: ItemFilter, params: Params, alias = 'i'): string {
+  const a = alias;
+  const parts = [`${a}.space = ${params.add(filter.space)}`];
+  const statuses = params.add([...filter.statuses], '::text[]');
+  parts.push(
+    filter.statuses.includes('active')
+      ? `(${a}.status = ANY(${statuses}) OR ${a}.status IS NULL)`
+      : `${a}.status = ANY(${statuses})`,
+  );
+  if (filter.kinds?.length)
+    parts.push(`${a}.kind = ANY(${params.add([...filter.kinds], '::text[]')})`);
+  if (filter.areas?.length) {
+    const ors = filter.areas.map(
+      (area) =>
+        `(${a}.area = ${params.add(area)} OR starts_with(${a}.area, ${params.add(`${area}/`)}))`,
+    );
+    parts.push(`(${ors.join(' OR ')})`);
+  }
+  if (filter.tags?.length) parts.push(`${a}.tags @> ${params.add([...filter.tags], '::text[]')}`);
+  if (filter.pinned !== undefined) parts.push(`${a}.pinned = ${params.add(filter.pinned)}`);
+  const ranges: [keyof ItemFilter, string, string][] = [
+    ['created_after', 'created_at', '>='],
+    ['created_before', 'created_at', '<'],
+    ['updated_after', 'updated_at', '>='],
+    ['updated_before', 'updated_at', '<'],
+  ];
+  for (const [key, column, op] of ranges) {
+    const value = filter[key];
+    if (value !== undefined) parts.push(`${a}.${column} ${op} ${params.add(value)}`);
+  }
+  return parts.join(' AND ');
+}
+
+/** An opaque list cursor: the last item's order time and id. */
+export function encodeCursor(at: number, id: string): string {
+  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
+}
+
+/** Reads a cursor made by encodeCursor; anything else is INVALID_INPUT naming `cursor`. */
+export function decodeCursor(cursor: string): [number, string] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string')
+      return [value[0], value[1]];
+  } catch {
+    // fall through to the error below
+  }
+  throw new EngramError('INVALID_INPUT', 'cursor: not a cursor returned by list', {
+    field: 'cursor',
+    rule: 'opaque cursor from a previous page',
+  });
+}
+
+/** A vector in pgvector's text form; each float32 prints as its shortest exact decimal. */
+export function vectorText(vector: Float32Array): string {
+  let out = '[';
+  for (let i = 0; i < vector.length; i++) {
+    const v = vector[i]!;
+    if (i > 0) out += ',';
+    out += Object.is(v, -0) ? '-0' : String(v);
+  }
+  return `${out}]`;
+}
+
+/** pgvector's text form back into a Float32Array. */
+export function parseVector(text: string): Float32Array {
+  const body = text.slice(1, -1);
+  if (body === '') return new Float32Array(0);
+  const parts = body.split(',');
+  const out = new Float32Array(parts.length);
+  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
+  return out;
+}
+
+/** Rejects text PostgreSQL cannot hold (NUL characters), naming the field. */
+export function assertStorable(value: unknown, field: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000'))
+      throw new EngramError(
+        'INVALID_INPUT',
+        `${field}: must not contain NUL characters (U+0000), which PostgreSQL cannot store`,
+        { field, rule: 'no NUL characters' },
+      );
+  } else if (Array.isArray(value)) value.forEach((v, i) => assertStorable(v, `${field}[${i}]`));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) assertStorable(v, `${field}.${k}`);
+}

@@ -1,0 +1,132 @@
+/**
+ * The vector channel on PostgreSQL: one partial HNSW index (pgvector, cosine) per published model,
+ * an exact scan for small spaces, and exact float64 re-scoring of every ANN candidate so scores
+ * and ties match the SQLite store's exact scan. An ANN pass that comes back short (a selective
+ * filter the index scan could not satisfy) falls back to the exact scan, so filters never hide
+ * results.
+ */
+import pg from 'pg';
+
+import type { ItemFilter, ScoredId } from '../store.js';
+import type { Queryable } from './database.js';
+import { compileFilter, Params, parseVector, vectorText } from './rows.js';
+
+/** pgvector's HNSW index covers at most this many dimensions of `vector`. */
+export const HNSW_MAX_DIMENSION = 2_000;
+
+/** HNSW build and search settings. */
+export interface HnswSettings {
+  m: number;
+  efConstruction: number;
+  efSearch: number;
+  /** Spaces with fewer vectors than this are scanned exactly. */
+  exactBelow: number;
+}
+
+/** The name of a model's index: stable, short and free of the model id's characters. */
+export function vectorIndexName(model: string, dimension: number): string {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(`${model}\u0000${dimension}`, 'utf8'))
+    hash = Math.imul(hash ^ byte, 0x01000193);
+  return `vectors_hnsw_${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** The statement creating a model's partial HNSW index (cosine) on the vectors table. */
+export function vectorIndexSql(
+  model: string,
+  dimension: number,
+  hnsw: { m: number; efConstruction: number },
+): string {
+  // pgvector's bounds: m in 2..100, ef_construction in 4..1000 and at least 2 * m.
+  const m = Math.min(100, Math.max(2, hnsw.m));
+  const efConstruction = Math.min(1_000, Math.max(2 * m, hnsw.efConstruction));
+  return `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${vectorIndexName(model, dimension)} ON vectors USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction}) WHERE model = ${pg.escapeLiteral(model)} AND dimension = ${dimension}`;
+}
+
+interface Candidate {
+  id: string;
+  pk: number;
+  vec: string;
+}
+
+/** Cosine in float64 over float32 inputs, as the SQLite store scores. */
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  if (na === 0 || nb === 0) return 0;
+  const norm = Math.sqrt(na * nb);
+  // Unit vectors (what embedders give) keep their plain dot product, bit for bit.
+  return Math.abs(norm - 1) < 1e-6 ? dot : dot / norm;
+}
+
+function rescore(candidates: Candidate[], query: Float32Array, limit: number): ScoredId[] {
+  return candidates
+    .map((c) => ({ id: c.id, pk: c.pk, score: cosine(parseVector(c.vec), query) }))
+    .sort((a, b) => b.score - a.score || a.pk - b.pk)
+    .slice(0, limit)
+    .map(({ id, score }) => ({ id, score }));
+}
+
+function candidateSql(filter: ItemFilter, model: string, query: Float32Array, params: Params) {
+  const where = compileFilter(filter, params);
+  const q = params.add(vectorText(query));
+  const dimension = query.length;
+  const from = `FROM vectors v JOIN items i ON i.pk = v.item_pk WHERE v.model = ${pg.escapeLiteral(model)} AND v.dimension = ${dimension} AND v.embedding IS NOT NULL AND ${where}`;
+  return { from, q, dimension };
+}
+
+/** Exact top candidates: a scan ordered by pgvector's distance, then float64 re-scoring. */
+export async function exactSearch(
+  db: Queryable,
+  filter: ItemFilter,
+  model: string,
+  query: Float32Array,
+  limit: number,
+): Promise<ScoredId[]> {
+  const params = new Params();
+  const { from, q } = candidateSql(filter, model, query, params);
+  const margin = limit + 8;
+  const rows = await db.query<Candidate>(
+    `SELECT i.id, i.pk, v.embedding::text AS vec ${from} ORDER BY v.embedding <=> ${q}::vector, i.pk LIMIT ${params.add(margin)}`,
+    params.values,
+  );
+  return rescore(rows, query, limit);
+}
+
+/**
+ * ANN candidates from the model's HNSW index (iterative scan, so filters are applied while the
+ * graph is walked), re-scored exactly. Returns null when the index pass came back short.
+ */
+export async function annSearch(
+  tx: Queryable,
+  filter: ItemFilter,
+  model: string,
+  query: Float32Array,
+  limit: number,
+  hnsw: HnswSettings,
+): Promise<ScoredId[] | null> {
+  // The index walks ef_search neighbours; the best few of them are re-scored exactly. Fetching
+  // every one of them would mostly move vectors that can no longer make the cut.
+  const candidates = Math.min(1_000, Math.max(limit * 2, 40));
+  const ef = Math.min(1_000, Math.max(hnsw.efSearch, candidates));
+  await tx.query(
+    "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+    [String(ef)],
+  );
+  const params = new Params();
+  const { from, q, dimension } = candidateSql(filter, model, query, params);
+  const rows = await tx.query<Candidate>(
+    `SELECT i.id, i.pk, v.embedding::text AS vec ${from} ORDER BY v.embedding::vector(${dimension}) <=> ${q}::vector(${dimension}) LIMIT ${params.add(candidates)}`,
+    params.values,
+  );
+  if (rows.length < limit) return null;
+  return rescore(rows, query, limit);
+}
