@@ -31,7 +31,10 @@ export const idSchema = z
 /** An ISO 8601 timestamp. */
 export const isoSchema = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
 const unitSchema = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
-const textField = z.string().refine((s) => s.isWellFormed(), 'must be valid UTF-8 text');
+const textField = z
+  .string()
+  .refine((s) => s.isWellFormed(), 'must be valid UTF-8 text')
+  .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 
 /** Provenance given by a writer. */
 export const sourceSchema = z.strictObject({
@@ -60,7 +63,7 @@ function tagsSchema(limits: Config['limits']) {
         .trim()
         .min(1, 'must not be empty')
         .max(limits.max_tag_chars, `must be at most ${limits.max_tag_chars} characters`)
-        .regex(/^[^\s,]+$/u, 'must not contain spaces or commas'),
+        .regex(/^[^\s,]+$/, 'must not contain spaces or commas'),
     )
     .max(limits.max_tags, `must have at most ${limits.max_tags} tags`);
 }
@@ -138,8 +141,11 @@ export function inputSchemas(config: Config) {
       .strictObject({
         keyword: z.number().min(0).max(10).optional(),
         vector: z.number().min(0).max(10).optional(),
+        graph: z.number().min(0).max(10).optional(),
       })
       .optional(),
+    /** Legacy reranking (§5.2) for this search; default `recall.rerank.enabled`. */
+    rerank: z.boolean({ message: 'must be true or false' }).optional(),
   });
   const list = z.strictObject({
     space: spaceSchema.optional(),

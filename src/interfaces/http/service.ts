@@ -178,7 +178,8 @@ export async function runHttpService(options: HttpServiceOptions = {}): Promise<
   process.stdout.write(
     `engram HTTP API listening on ${service.url}/v1 (health: ${service.url}/v1/health, OpenAPI: ${service.url}/v1/openapi.json)\n`,
   );
-  process.stderr.write(`engram: store ${service.engram.config.store.path}\n`);
+  const { store } = await service.engram.status();
+  process.stderr.write(`engram: store ${store.backend} ${store.location}\n`);
   if (server.tokens.length === 0)
     process.stderr.write(
       'engram: no tokens configured: open to anyone who can reach this loopback address\n',
