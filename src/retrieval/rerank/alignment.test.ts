@@ -1,0 +1,105 @@
+// The alignment relevance scorer on the real GloVe vectors (the cache test/global-setup.ts builds).
+import { resolve } from 'node:path';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { StaticEmbedder } from '../../embed/static/static-embedder.js';
+import type { WordVectors } from '../../embed/static/word-vectors.js';
+import { AlignmentScorer, properNames, scoreAlignment } from './alignment.js';
+import { wordVectorSource } from './scorers.js';
+
+const cacheDir = resolve(process.env.ENGRAM_TEST_CACHE_DIR ?? 'node_modules/.cache/engram-test');
+const embedder = new StaticEmbedder({ cacheDir });
+let words: WordVectors;
+
+beforeAll(async () => {
+  await embedder.prepare();
+  words = embedder.words();
+}, 300_000);
+
+const score = (query: string, texts: string[], options = {}) =>
+  scoreAlignment(
+    words,
+    query,
+    texts.map((text, i) => ({ id: String(i), text })),
+    options,
+  );
+
+describe('alignment scorer', () => {
+  it('scores a document with a synonym of the query term above an unrelated one', () => {
+    const [synonym, unrelated] = score('Which physician did she see?', [
+      'She went to a doctor about her knee.',
+      'The train to the coast was late again.',
+    ]);
+    expect(synonym).toBeGreaterThan(0.1);
+    expect(synonym).toBeGreaterThan(unrelated! + 0.1);
+  });
+
+  it('stays on the 0..1 scale: 1 when every query term occurs, 0 when nothing relates', () => {
+    const [all, none, some] = score('kitten rug', [
+      'The kittens slept on the rug.',
+      'Quarterly revenue rose by four percent.',
+      'A cat on a mat.',
+    ]);
+    expect(all).toBeCloseTo(1, 5);
+    expect(none).toBe(0);
+    expect(some).toBeGreaterThan(0);
+    expect(some).toBeLessThan(1);
+  });
+
+  it('counts lexical evidence: the exact word beats a close synonym, more so with a higher lexical weight', () => {
+    const texts = ['We bought a new car.', 'We bought a new automobile.'];
+    const [exact, synonym] = score('car', texts);
+    expect(exact).toBeGreaterThan(synonym!);
+    const [, softOnly] = score('car', texts, { lexicalWeight: 0 });
+    const [, lexicalOnly] = score('car', texts, { lexicalWeight: 1 });
+    expect(softOnly).toBeGreaterThan(synonym!);
+    expect(lexicalOnly).toBe(0);
+  });
+
+  it('weighs rare query words above common ones', () => {
+    const [rare, common] = score('saxophone people', [
+      'He plays the saxophone.',
+      'Many people came.',
+    ]);
+    expect(rare).toBeGreaterThan(common!);
+  });
+
+  it('lets context count, but less than the document itself', () => {
+    const query = 'When did Ann adopt the puppy?';
+    const [own] = score(query, ['Ann: we adopted a puppy last week.']);
+    const [viaContext] = scoreAlignment(words, query, [
+      { id: 'a', text: 'Ann: last week, finally!', context: ['Ben: did you adopt the puppy?'] },
+    ]);
+    const [without] = score(query, ['Ann: last week, finally!']);
+    expect(viaContext).toBeGreaterThan(without!);
+    expect(own).toBeGreaterThan(viaContext!);
+  });
+
+  it('matches proper names only exactly, never through similar names', () => {
+    expect(properNames('When did Caroline meet Melanie? Mel was late.')).toEqual(
+      new Set(['caroline', 'melanie']),
+    );
+    const [other, same] = score('What did Caroline paint?', [
+      'Melanie finished a painting.',
+      'Caroline finished a painting.',
+    ]);
+    expect(same).toBeGreaterThan(other!);
+    // Written in lowercase the name is an ordinary word, and its vector is close to "melanie".
+    const [otherLowercase] = score('what did caroline paint?', ['Melanie finished a painting.']);
+    expect(otherLowercase).toBeGreaterThan(other! + 0.02);
+  });
+
+  it('scores through the RelevanceScorer interface with the static embedder as word source', async () => {
+    const scorer = new AlignmentScorer(wordVectorSource(embedder)!);
+    expect(scorer.name).toBe('alignment');
+    const out = await scorer.score('kitten', [
+      { id: 'a', text: 'a kitten' },
+      { id: 'b', text: 'tax law' },
+    ]);
+    expect(out).toHaveLength(2);
+    expect(out[0]).toBeCloseTo(1, 5);
+    expect(out[1]).toBe(0);
+    expect(await scorer.score('the of and', [{ id: 'a', text: 'the of and' }])).toEqual([0]);
+  });
+});

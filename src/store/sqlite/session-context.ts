@@ -1,0 +1,54 @@
+/**
+ * Session neighbours for recall's session context: items recorded as turns of one conversation
+ * (`source.session` + `source.turn`) found through the expression index `items_session_turn`.
+ */
+import type { ItemFilter, SessionTurn } from '../store.js';
+import type { SqliteDatabase } from './database.js';
+import { compileFilter } from './rows.js';
+
+/** Index DDL (migration 4): the index expressions must match the query's text exactly. */
+export const SESSION_TURN_INDEX_SQL = `
+CREATE INDEX IF NOT EXISTS items_session_turn
+  ON items(space, json_extract(source, '$.session'), json_extract(source, '$.turn'))
+  WHERE json_extract(source, '$.session') IS NOT NULL;
+`;
+
+/**
+ * Positions of `ids` that are conversation turns, plus every item passing `filter` within
+ * `window` turns of one of them in the same session. Seeds need not pass the filter (they come
+ * from recall's candidates, which did); neighbours must, so hidden items never become context.
+ */
+export function sessionNeighbors(
+  db: SqliteDatabase,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+): SessionTurn[] {
+  if (ids.length === 0 || !(window >= 0)) return [];
+  const where = compileFilter(filter);
+  const sql = `
+WITH seeds AS (
+  SELECT DISTINCT json_extract(source, '$.session') AS session, json_extract(source, '$.turn') AS turn
+  FROM items
+  WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
+    AND json_type(source, '$.session') = 'text' AND json_type(source, '$.turn') = 'integer'
+)
+SELECT DISTINCT i.id AS id, seeds.session AS session, json_extract(i.source, '$.turn') AS turn,
+  i.body AS body
+FROM seeds JOIN items i
+  ON i.space = @f_space
+  AND json_extract(i.source, '$.session') = seeds.session
+  AND json_extract(i.source, '$.turn') BETWEEN seeds.turn - @window AND seeds.turn + @window
+WHERE json_extract(i.source, '$.session') IS NOT NULL
+  AND json_type(i.source, '$.turn') = 'integer'
+  AND ${where.sql}`;
+  const rows = db
+    .prepare(sql)
+    .all({ ...where.params, ids: JSON.stringify(ids), window: Math.floor(window) }) as {
+    id: string;
+    session: string;
+    turn: number;
+    body: string;
+  }[];
+  return rows;
+}

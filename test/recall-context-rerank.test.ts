@@ -1,0 +1,169 @@
+/**
+ * Session context and legacy reranking end to end: the SQLite primitive that finds neighbouring
+ * turns, recall lifting a terse turn through the turn before it, and `rerank` on and off through
+ * the recall API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { Engram } from '../src/app.js';
+import type { RememberInput } from '../src/core/input.js';
+import { EngramError } from '../src/errors/errors.js';
+import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { draft } from './fixtures/store-records.js';
+import { testEngram } from './helpers.js';
+
+const dirs: string[] = [];
+const stores: SqliteStore[] = [];
+
+afterEach(async () => {
+  while (stores.length) await stores.pop()!.close();
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+function openStore(): SqliteStore {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-context-'));
+  dirs.push(dir);
+  const store = openSqliteStore({ path: join(dir, 'engram.db') });
+  stores.push(store);
+  return store;
+}
+
+const ACTIVE = { space: 'default', statuses: ['active', 'challenged'] } as const;
+
+describe('SQLite session neighbours', () => {
+  it('returns the turns within the window in the same session and space, filters applied', async () => {
+    const store = openStore();
+    const turn = (session: string, n: number, extra = {}) =>
+      draft({ body: `${session} turn ${n}`, source: { session, turn: n }, ...extra });
+    const drafts = [
+      ...[1, 2, 3, 5, 6].map((n) => turn('s1', n)),
+      turn('s1', 4, { status: 'forgotten' }),
+      turn('s2', 3),
+      turn('s1', 2, { space: 'other' }),
+      draft({ body: 'no provenance' }),
+      draft({ body: 'session without turn', source: { session: 's1' } }),
+    ];
+    const [, , seed, , , , , , plain] = (await store.createItems(drafts)).map((o) => o.item);
+    const around = await store.sessionNeighbors(ACTIVE, [seed!.id], 2);
+    expect(around.map((t) => `${t.session}:${t.turn}:${t.body}`).sort()).toEqual([
+      's1:1:s1 turn 1',
+      's1:2:s1 turn 2',
+      's1:3:s1 turn 3',
+      's1:5:s1 turn 5',
+    ]);
+    expect(await store.sessionNeighbors(ACTIVE, [seed!.id], 0)).toEqual([
+      { id: seed!.id, session: 's1', turn: 3, body: 's1 turn 3' },
+    ]);
+    expect(await store.sessionNeighbors(ACTIVE, [plain!.id], 3)).toEqual([]);
+    expect(await store.sessionNeighbors({ ...ACTIVE, space: 'other' }, [seed!.id], 3)).toEqual([]);
+  });
+});
+
+/** A short chat: Ann's answer only makes sense next to Ben's question. */
+function chat(session: string, lines: [string, string][]): RememberInput[] {
+  return lines.map(([speaker, text], i) => ({
+    body: `${speaker} said, "${text}"`,
+    kind: 'episode',
+    source: { session, turn: i + 1 },
+  }));
+}
+
+const CHATS: RememberInput[] = [
+  ...chat('monday', [
+    ['Ben', 'Did you finally buy the kayak you wanted?'],
+    ['Ann', 'Yes! Got it on Saturday, it is bright orange.'],
+    ['Ben', 'Nice, see you at practice.'],
+  ]),
+  ...chat('tuesday', [
+    ['Ann', 'The weather was lovely on Saturday.'],
+    ['Ben', 'Ann, how was the concert?'],
+    ['Ann', 'Loud, but I loved every minute of it.'],
+  ]),
+  ...chat('wednesday', [
+    ['Ann', 'I repainted the garden fence.'],
+    ['Ben', 'Ann, you should rest this weekend.'],
+  ]),
+];
+
+async function stored(engram: Engram): Promise<string[]> {
+  const results = await engram.rememberMany(CHATS);
+  return results.map((r) => (r.ok ? r.memory.id : ''));
+}
+
+const rankOf = (hits: { id: string }[], id: string) => hits.findIndex((h) => h.id === id);
+
+describe('recall with session context', () => {
+  it('lifts a turn through the evidence of the turn before it, and only from visible turns', async () => {
+    const question = 'When did Ann pick up the kayak?';
+    const withContext = testEngram({ config: { recall: { rerank: { enabled: false } } } });
+    const ids = await stored(withContext);
+    const answer = ids[1]!;
+    const lifted = await withContext.recall({ query: question, k: 8, weights: { vector: 0 } });
+    const without = testEngram({
+      config: { recall: { context: { window: 0 }, rerank: { enabled: false } } },
+    });
+    const plainIds = await stored(without);
+    const plain = await without.recall({ query: question, k: 8, weights: { vector: 0 } });
+    expect(rankOf(lifted.hits, answer)).toBeGreaterThanOrEqual(0);
+    expect(rankOf(lifted.hits, answer)).toBeLessThan(rankOf(plain.hits, plainIds[1]!));
+    expect(lifted.timings_ms.context).toBeGreaterThanOrEqual(0);
+
+    // A forgotten question lends nothing and is never recalled as context.
+    await withContext.forget(ids[0]!);
+    const after = await withContext.recall({ query: question, k: 8, weights: { vector: 0 } });
+    expect(after.hits.map((h) => h.id)).not.toContain(ids[0]);
+    expect(rankOf(after.hits, answer)).toBeGreaterThan(rankOf(lifted.hits, answer));
+  });
+});
+
+describe('recall with rerank', () => {
+  it('reorders with the alignment scorer when asked, and not when turned off', async () => {
+    const engram = testEngram();
+    await stored(engram);
+    const query = 'What colour is the boat Ann bought?';
+    const on = await engram.recall({ query, k: 8 });
+    const off = await engram.recall({ query, k: 8, rerank: false });
+    expect(on.timings_ms.rerank).toBeGreaterThanOrEqual(0);
+    expect(off.timings_ms.rerank).toBeUndefined();
+    // Relevance changes order, never eligibility.
+    expect(new Set(on.hits.map((h) => h.id))).toEqual(new Set(off.hits.map((h) => h.id)));
+    for (const hit of on.hits) {
+      expect(hit.score).toBeGreaterThanOrEqual(0);
+      expect(hit.score).toBeLessThanOrEqual(1);
+    }
+    const scores = on.hits.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // The reranker reads "bright orange" with "kayak" beside it, close to "colour" and "boat".
+    const answer = (hits: typeof on.hits) => hits.findIndex((h) => h.body.includes('orange'));
+    expect(answer(on.hits)).toBe(0);
+    expect(answer(off.hits)).toBeGreaterThan(0);
+    expect(on.decision).toEqual({ state: 'off' });
+  });
+
+  it('runs when a request asks for it although the configuration turns it off', async () => {
+    const engram = testEngram({ config: { recall: { rerank: { enabled: false } } } });
+    await stored(engram);
+    expect((await engram.recall({ query: 'kayak' })).timings_ms.rerank).toBeUndefined();
+    expect((await engram.recall({ query: 'kayak', rerank: true })).timings_ms.rerank).toBeDefined();
+  });
+
+  it('answers with the first-stage order when no scorer is available', async () => {
+    const engram = testEngram({ config: { embedder: { provider: 'none' } } });
+    await stored(engram);
+    const result = await engram.recall({ query: 'kayak', rerank: true });
+    expect(result.hits.length).toBeGreaterThan(0);
+    expect(result.timings_ms.rerank).toBeUndefined();
+  });
+
+  it('refuses a rerank flag that is not a boolean, naming the field', async () => {
+    const engram = testEngram();
+    const err = await engram.recall({ query: 'kayak', rerank: 'yes' as never }).catch((e) => e);
+    expect(err).toBeInstanceOf(EngramError);
+    expect(err.code).toBe('INVALID_INPUT');
+    expect(err.details.field).toBe('rerank');
+  });
+});
