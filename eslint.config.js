@@ -18,7 +18,7 @@ const driverAndInterfaceImports = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '.scratch*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,6 +10,8 @@ import { VectorSupply } from './core/vectors.js';
 import type { Embedder } from './embed/embedder.js';
 import { EmbeddingQueue } from './embed/queue.js';
 import { StaticEmbedder } from './embed/static/static-embedder.js';
+import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
+import { openPostgresStore } from './store/postgres/postgres-store.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 
@@ -34,9 +36,29 @@ export interface CreateEngramOptions {
 /** The engram service returned by createEngram. */
 export type Engram = MemoryService;
 
-function openStore(config: Config): Store {
+function openStore(config: Config, log: Logger): Store {
+  const { store } = config;
+  if (store.backend === 'postgres')
+    // Connects on first use, so createEngram stays synchronous.
+    return openPostgresStore({
+      url: store.url!,
+      schema: store.schema,
+      poolSize: store.pool_size,
+      statementTimeoutMs: store.statement_timeout_ms,
+      connectTimeoutMs: store.connect_timeout_ms,
+      ssl: store.ssl,
+      // The same `store.ann` settings as SQLite's index, applied to pgvector's HNSW index.
+      hnsw: {
+        m: store.ann.m,
+        efConstruction: store.ann.ef_construction,
+        efSearch: store.ann.ef_search,
+        exactBelow: store.ann.enabled ? store.ann.min_items : Number.POSITIVE_INFINITY,
+      },
+      logger: log,
+    });
   return openSqliteStore({
     path: config.store.path!,
+    ann: config.store.ann,
     busyTimeoutMs: config.store.busy_timeout_ms,
     writeRetryMs: config.store.write_retry_ms,
   });
@@ -55,9 +77,10 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
     overrides: options.config,
   });
   const log = options.logger ?? stderrLogger();
-  const store = openStore(config);
+  const store = openStore(config, log);
   const embedder = options.embedder === undefined ? defaultEmbedder(config) : options.embedder;
   const queue = embedder ? new EmbeddingQueue(embedder) : null;
   const vectors = new VectorSupply(store, embedder, queue, config, log, options.background ?? true);
-  return new MemoryService({ config, store, vectors, log, now: options.now });
+  const relevance = configuredScorer(config.recall.rerank, wordVectorSource(embedder));
+  return new MemoryService({ config, store, vectors, log, now: options.now, relevance });
 }

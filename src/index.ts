@@ -40,5 +40,42 @@ export type {
   Version,
 } from './core/types.js';
 export { KINDS, RELATION_TYPES, STATUSES } from './core/types.js';
+export type { CalibrationReport, Distribution } from './dormant/calibrate.js';
+export {
+  DORMANT_FEEDBACK,
+  type DormantFeedback,
+  type DormantStore,
+} from './dormant/dormant-store.js';
+export type {
+  DormantCalibrateInput,
+  DormantFeedbackInput,
+  DormantInspectInput,
+  DormantReviewInput,
+} from './dormant/input.js';
+export { DORMANT_KINDS } from './dormant/profile.js';
+export type {
+  DormantEvent,
+  DormantFeedbackResult,
+  DormantInspection,
+  DormantReview,
+} from './dormant/views.js';
 export type { Embedder, EmbedderState } from './embed/embedder.js';
 export { EngramError, type ErrorCode, isEngramError } from './errors/errors.js';
+export type {
+  EntitiesRequest,
+  HubsRequest,
+  NeighborsRequest,
+  NeighborsResult,
+  RebuildRequest,
+} from './graph/graph-api.js';
+export type { Anchor, ClusterSuggestion, HubEntry, HubReport } from './graph/hubs.js';
+export type { RebuildReport } from './graph/maintainer.js';
+export {
+  EDGE_TYPES,
+  type EdgeType,
+  ENTITY_TYPES,
+  type EntityInfo,
+  type EntityType,
+  type GraphStats,
+  type NeighborInfo,
+} from './graph/types.js';

@@ -21,8 +21,11 @@ describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({ env: {} });
     expect(config.space).toBe('default');
-    expect(config.recall).toMatchObject({ k: 5, pool: 30, max_pool: 200, rrf_k: 60, semantic_budget_ms: 800 });
-    expect(config.recall.weights).toMatchObject({ keyword: 1, vector: 1 });
+    // Retrieval defaults chosen by bench/locomo (bench/results/locomo-*.md), not the first draft's.
+    expect(config.recall).toMatchObject({ k: 5, pool: 100, max_pool: 200, rrf_k: 30, semantic_budget_ms: 800 });
+    expect(config.recall.weights).toMatchObject({ keyword: 1, vector: 0.3, graph: 0.5 });
+    expect(config.recall.rerank).toMatchObject({ enabled: true, scorer: 'alignment', top_n: 100 });
+    expect(config.recall.context).toMatchObject({ window: 3, weight: 0.5, decay: 0.7 });
     expect(config.limits.max_body_bytes).toBe(32 * 1024);
     expect(config.store.path).toMatch(/engram\.db$/);
     expect(Object.isFrozen(config.recall)).toBe(true);

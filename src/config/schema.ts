@@ -30,12 +30,55 @@ export const STATUSES = [
   'forgotten',
 ] as const;
 
+/** TLS towards PostgreSQL, passed through to the driver (libpq's sslmode meanings). */
+const pgSslSchema = z.strictObject({
+  mode: z.enum(['disable', 'require', 'verify-ca', 'verify-full']).default('verify-full'),
+  ca: z.string().min(1).optional(),
+  cert: z.string().min(1).optional(),
+  key: z.string().min(1).optional(),
+  servername: z.string().min(1).optional(),
+});
+
+/**
+ * The approximate vector index and from what size recall uses it (SQLite: hnswlib HNSW beside the
+ * store file; PostgreSQL: pgvector HNSW); defaults measured with bench/scale
+ * (bench/results/scale-*.md). `max_pending` is SQLite's: changes not yet in its index that a
+ * search scans exactly beside it before falling back to the exact scan.
+ */
+const annSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    min_items: z.number().int().min(1).max(1_000_000_000).default(20_000),
+    m: z.number().int().min(4).max(64).default(16),
+    ef_construction: z.number().int().min(10).max(2_000).default(100),
+    ef_search: z.number().int().min(10).max(5_000).default(400),
+    max_pending: z.number().int().min(0).max(10_000_000).default(10_000),
+  })
+  .prefault({});
+
 const storeSchema = z
   .strictObject({
-    backend: z.enum(['sqlite']).default('sqlite'),
+    backend: z.enum(['sqlite', 'postgres']).default('sqlite'),
     path: z.string().min(1).optional(),
     busy_timeout_ms: ms(5_000),
     write_retry_ms: ms(30_000),
+    url: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be 1-63 lowercase letters, digits or "_"')
+      .default('engram'),
+    pool_size: z.number().int().min(1).max(1_000).default(10),
+    statement_timeout_ms: ms(30_000),
+    connect_timeout_ms: ms(10_000),
+    ssl: pgSslSchema.optional(),
+    ann: annSchema,
+  })
+  .refine((s) => s.backend !== 'postgres' || s.url !== undefined, {
+    message: 'is required when store.backend is postgres',
+    path: ['url'],
   })
   .prefault({});
 
@@ -52,7 +95,9 @@ const embedderSchema = z
 const weightsSchema = z
   .strictObject({
     keyword: z.number().min(0).max(10).default(1),
-    vector: z.number().min(0).max(10).default(1),
+    vector: z.number().min(0).max(10).default(0.3),
+    /** 0 disables the graph channel. */
+    graph: z.number().min(0).max(10).default(0.5),
   })
   .prefault({});
 
@@ -67,18 +112,92 @@ const boostsSchema = z
   })
   .prefault({});
 
+/**
+ * Session context (src/retrieval/context.ts): nearby turns of the same conversation
+ * (source.session + source.turn) lend a share of their keyword evidence to a turn.
+ */
+const contextSchema = z
+  .strictObject({
+    /** Turns on each side that lend evidence; 0 turns session context off. */
+    window: z.number().int().min(0).max(50).default(3),
+    weight: z.number().min(0).max(10).default(0.5),
+    decay: unit(0.7),
+  })
+  .prefault({});
+
+/** Tunables of the built-in `alignment` relevance scorer (src/retrieval/rerank/alignment.ts). */
+const alignmentSchema = z
+  .strictObject({
+    floor: z.number().min(0).max(0.99).default(0.4),
+    lexical_weight: unit(0.5),
+    context_weight: unit(0.7),
+    common_rank: z.number().positive().max(1_000_000).default(100),
+  })
+  .prefault({});
+
+/** Legacy reranking (§5.2, src/retrieval/rerank/rerank.ts); the request's `rerank` overrides `enabled`. */
+const rerankSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    scorer: z.enum(['alignment']).default('alignment'),
+    /** How many of the best first-stage candidates are judged. */
+    top_n: z.number().int().min(1).max(10_000).default(100),
+    /** Weight of the normalised first-stage score in the reranked order. */
+    blend: unit(0.5),
+    /** Turns on each side of a conversation turn the scorer reads as its context. */
+    context_window: z.number().int().min(0).max(50).default(2),
+    alignment: alignmentSchema,
+  })
+  .prefault({});
+
 const recallSchema = z
   .strictObject({
     k: z.number().int().min(1).max(200).default(5),
-    pool: z.number().int().min(1).max(10_000).default(30),
+    pool: z.number().int().min(1).max(10_000).default(100),
     max_pool: z.number().int().min(1).max(10_000).default(200),
-    rrf_k: z.number().min(0).max(10_000).default(60),
+    rrf_k: z.number().min(0).max(10_000).default(30),
     semantic_budget_ms: ms(800),
     weights: weightsSchema,
     boosts: boostsSchema,
+    context: contextSchema,
+    rerank: rerankSchema,
     default_statuses: z.array(z.enum(STATUSES)).min(1).default(['active', 'challenged']),
   })
   .refine((r) => r.pool <= r.max_pool, { message: 'pool must not exceed max_pool', path: ['pool'] })
+  .prefault({});
+
+/** Hard maximum of graph traversal depth (hops), whatever the configuration asks. */
+export const GRAPH_MAX_DEPTH = 4;
+
+/** Knowledge graph (§4): extraction bounds, traversal depth and fan-out caps, hub thresholds. */
+const graphSchema = z
+  .strictObject({
+    /** Extract entities on write and offer the graph channel. */
+    enabled: z.boolean().default(true),
+    /** Extract in a worker thread, off the writing thread (upkeep then trails writes briefly). */
+    worker: z.boolean().default(true),
+    /** Hops of the graph channel: 1 = items naming a query entity, 2 = one entity edge further. */
+    depth: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1')
+      .max(GRAPH_MAX_DEPTH, `must be at most ${GRAPH_MAX_DEPTH} (hard cap)`)
+      .default(2),
+    max_entities_per_memory: z.number().int().min(1).max(256).default(24),
+    /** Extraction reads at most this many characters of title + body: it bounds extraction time. */
+    max_chars: z.number().int().min(100).max(1_000_000).default(20_000),
+    /** Neighbours followed per entity in one hop (strongest edges first). */
+    max_neighbors: z.number().int().min(1).max(10_000).default(16),
+    /** Entities reached by one traversal at most. */
+    max_reached: z.number().int().min(1).max(100_000).default(64),
+    /** Items the graph channel returns at most (its best), whatever the candidate pool. */
+    max_results: z.number().int().min(1).max(10_000).default(30),
+    /** Items read per reached entity at most (newest first). */
+    max_items_per_entity: z.number().int().min(1).max(100_000).default(100),
+    /** An entity named by more than max(hub_min_mentions, hub_share × items) items is a hub. */
+    hub_share: unit(0.05),
+    hub_min_mentions: z.number().int().min(1).max(100_000_000).default(50),
+  })
   .prefault({});
 
 const limitsSchema = z
@@ -97,6 +216,186 @@ const limitsSchema = z
   })
   .prefault({});
 
+const decayRatesSchema = z
+  .strictObject({
+    identity: z.number().min(0).max(10).default(0.0001),
+    fact: z.number().min(0).max(10).default(0.001),
+    preference: z.number().min(0).max(10).default(0.001),
+    note: z.number().min(0).max(10).default(0.003),
+    rule: z.number().min(0).max(10).default(0.005),
+    skill: z.number().min(0).max(10).default(0.005),
+    procedure: z.number().min(0).max(10).default(0.005),
+    episode: z.number().min(0).max(10).default(0.01),
+    working: z.number().min(0).max(10).default(0.05),
+  })
+  .prefault({});
+
+/** Lifecycle (§7): decay per kind, status thresholds, reinforcement, review, backups, schedule. */
+const lifecycleSchema = z
+  .strictObject({
+    decay_rates: decayRatesSchema,
+    strength_floor: unit(0.05),
+    promote_threshold: unit(0.5),
+    archive_threshold: unit(0.2),
+    candidate_base: z.number().min(0).max(10).default(0.45),
+    max_base: z.number().min(0).max(10).default(2),
+    use_boost: z.number().min(0).max(10).default(0.1),
+    cross_domain_boost: z.number().min(0).max(10).default(0.25),
+    important_threshold: unit(0.7),
+    review: z
+      .strictObject({
+        window_low: unit(0.15),
+        window_high: unit(0.35),
+        min_importance: unit(0.5),
+        limit: z.number().int().min(1).max(1000).default(20),
+      })
+      .refine((r) => r.window_low < r.window_high, {
+        message: 'window_low must be below window_high',
+        path: ['window_low'],
+      })
+      .prefault({}),
+    backup: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        dir: z.string().min(1).optional(),
+        keep_days: z.number().int().min(0).max(3650).default(7),
+      })
+      .prefault({}),
+    schedule: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        time: z
+          .string()
+          .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)')
+          .default('03:30'),
+        utc: z.boolean().default(false),
+      })
+      .prefault({}),
+  })
+  .refine((l) => l.archive_threshold < l.promote_threshold, {
+    message: 'archive_threshold must be below promote_threshold',
+    path: ['archive_threshold'],
+  })
+  .refine((l) => l.strength_floor <= l.archive_threshold, {
+    message: 'strength_floor must not exceed archive_threshold',
+    path: ['strength_floor'],
+  })
+  .prefault({});
+
+/** Auto-recall modes (§6). */
+export const AUTO_RECALL_MODES = ['silent', 'subtle', 'interactive'] as const;
+
+/** Auto-recall during conversation (§6); runtime changes are persisted in the store. */
+const autoRecallSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    mode: z.enum(AUTO_RECALL_MODES).default('silent'),
+    relevance_threshold: unit(0.7),
+    max_results: z.number().int().min(1).max(50).default(3),
+    min_interval_s: z.number().min(0).max(31_536_000).default(300),
+    max_message_chars: z.number().int().min(1).max(1_000_000).default(20_000),
+    history_window: z.number().int().min(0).max(50).default(6),
+    cosine_floor: unit(0.65),
+    cosine_ceiling: unit(0.95),
+  })
+  .refine((a) => a.cosine_floor < a.cosine_ceiling, {
+    message: 'cosine_floor must be below cosine_ceiling',
+    path: ['cosine_floor'],
+  })
+  .prefault({});
+
+/** Dormant-recall modes (§9): `off` disables evaluation and logging; there is no visible mode. */
+export const DORMANT_RECALL_MODES = ['shadow', 'off'] as const;
+
+/** Hard maxima of the dormant-recall block (§9.1): larger values are configuration errors. */
+export const DORMANT_HARD_MAX = Object.freeze({
+  candidate_limit: 200,
+  max_bonus: 0.1,
+  log_max_events: 10_000,
+});
+
+const hardMax = (max: number) => `must be at most ${max} (hard maximum)`;
+
+/**
+ * Dormant recall (§9.1), the shadow experiment. Off by default; `mode: off` (or YAML `false`)
+ * disables evaluation and logging. Thresholds are on the configured models' own scales.
+ */
+const dormantRecallSchema = z
+  .strictObject({
+    mode: z
+      .preprocess((v) => (v === false ? 'off' : v), z.enum(DORMANT_RECALL_MODES))
+      .default('off'),
+    candidate_limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(DORMANT_HARD_MAX.candidate_limit, hardMax(DORMANT_HARD_MAX.candidate_limit))
+      .default(50),
+    dormancy_days: z.number().positive().max(36_500).default(30),
+    /** Raw embedding cosine floor, applied before any bonus. */
+    min_relevance: z.number().min(-1).max(1).default(0.75),
+    max_bonus: z
+      .number()
+      .min(0)
+      .max(DORMANT_HARD_MAX.max_bonus, hardMax(DORMANT_HARD_MAX.max_bonus))
+      .default(0.05),
+    rerank_candidates: z.number().int().min(1).max(DORMANT_HARD_MAX.candidate_limit).default(12),
+    min_rerank_score: unit(0.6),
+    cooldown_days: z.number().min(0).max(36_500).default(7),
+    feedback_cooldown_days: z.number().min(0).max(36_500).default(30),
+    log_max_events: z
+      .number()
+      .int()
+      .min(1)
+      .max(DORMANT_HARD_MAX.log_max_events, hardMax(DORMANT_HARD_MAX.log_max_events))
+      .default(1_000),
+    log_retention_days: z.number().positive().max(36_500).default(30),
+  })
+  .prefault({});
+
+/** Roles of HTTP bearer tokens: read < write < admin. */
+export const SERVER_ROLES = ['read', 'write', 'admin'] as const;
+
+/** One HTTP bearer token, stored only as its sha256 hash (`engram serve --hash-token`). */
+const serverTokenSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, ".", "_" or "-"'),
+  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 lowercase hex digits'),
+  role: z.enum(SERVER_ROLES),
+  spaces: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^(\*|[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/,
+          'must be a space name or "*" (every space)',
+        ),
+    )
+    .min(1),
+});
+
+/** The HTTP service (`engram serve`): bind address, auth, CORS, limits, shutdown. */
+const serverSchema = z
+  .strictObject({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65_535).default(8_765),
+    tokens: z
+      .array(serverTokenSchema)
+      .default([])
+      .refine((t) => new Set(t.map((x) => x.name)).size === t.length, 'token names must be unique'),
+    cors: z
+      .strictObject({
+        origins: z.array(z.string().min(1)).default([]),
+        max_age_s: z.number().int().min(0).max(86_400).default(600),
+      })
+      .prefault({}),
+    max_body_bytes: z.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
+    max_import_bytes: z.number().int().min(1_024).max(68_719_476_736).default(268_435_456),
+    max_import_line_bytes: z.number().int().min(1_024).max(1_073_741_824).default(8_388_608),
+    shutdown_grace_ms: ms(10_000),
+    backfill_interval_ms: ms(30_000, 86_400_000),
+  })
+  .prefault({});
+
 /** The whole configuration file. Unknown keys are errors, so a typo never goes unnoticed. */
 export const configSchema = z.strictObject({
   space: z
@@ -110,6 +409,11 @@ export const configSchema = z.strictObject({
   embedder: embedderSchema,
   recall: recallSchema,
   limits: limitsSchema,
+  lifecycle: lifecycleSchema,
+  auto_recall: autoRecallSchema,
+  server: serverSchema,
+  graph: graphSchema,
+  dormant_recall: dormantRecallSchema,
 });
 
 /** The validated configuration (defaults applied). */

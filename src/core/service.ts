@@ -3,13 +3,46 @@
  * input, applies the domain rules (plans), embeds within budget and runs recall; persistence is the
  * Store's, embedding the queue's.
  */
+import type { HistoryMessage, RecallAnalysis } from '../autorecall/analyze.js';
+import { AutoRecall, type AutoRecallResult, type AutoRecallStats } from '../autorecall/engine.js';
+import type { AnalyzeInput, ProcessMessageInput } from '../autorecall/input.js';
+import type { AutoRecallSettings, ConfigureAutoRecallInput } from '../autorecall/settings.js';
 import type { Config } from '../config/schema.js';
+import type { CalibrationReport } from '../dormant/calibrate.js';
+import { DormantRecall } from '../dormant/dormant-recall.js';
+import type {
+  DormantCalibrateInput,
+  DormantFeedbackInput,
+  DormantInspectInput,
+  DormantReviewInput,
+} from '../dormant/input.js';
+import type { DormantFeedbackResult, DormantInspection, DormantReview } from '../dormant/views.js';
 import type { EmbedderState, PrepareOptions } from '../embed/embedder.js';
-import { EngramError, notFound } from '../errors/errors.js';
+import { EngramError, notFound, toEngramError } from '../errors/errors.js';
 import { parseWith } from '../errors/zod.js';
+import { InlineExtractor, WorkerExtractor } from '../graph/extractor.js';
+import {
+  type EntitiesRequest,
+  GraphApi,
+  type HubsRequest,
+  type NeighborsRequest,
+  type NeighborsResult,
+  type RebuildRequest,
+} from '../graph/graph-api.js';
+import type { HubReport } from '../graph/hubs.js';
+import { GraphMaintainer, type RebuildProgress, type RebuildReport } from '../graph/maintainer.js';
+import type { EntityInfo, GraphStats } from '../graph/types.js';
+import type { MaintainInput, ObserveInput, ReviewInput } from '../lifecycle/input.js';
+import { Lifecycle, type ObserveResult, type ReviewList } from '../lifecycle/lifecycle.js';
+import type { MaintenanceReport } from '../lifecycle/maintain.js';
+import type { ReviewAction } from '../lifecycle/review.js';
+import type { MaintenanceSchedule } from '../lifecycle/scheduler.js';
+import type { Channel } from '../retrieval/channels/channel.js';
+import { GraphChannel, graphLimits } from '../retrieval/channels/graph.js';
 import { KeywordChannel } from '../retrieval/channels/keyword.js';
 import { VectorChannel } from '../retrieval/channels/vector.js';
 import { runRecall } from '../retrieval/pipeline.js';
+import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
 import type {
   ImportOutcome,
   ItemDraft,
@@ -66,6 +99,12 @@ export interface ServiceStatus {
   published_model: ModelRecord | null;
 }
 
+/** What `health` reports: whether the store answers, and the embedder's state. */
+export interface ServiceHealth {
+  store: { ok: boolean; backend: string; latency_ms?: number; reason?: string };
+  embedder: ServiceStatus['embedder'];
+}
+
 /** What the service is built from (wired by createEngram). */
 export interface ServiceDeps {
   config: Config;
@@ -73,6 +112,10 @@ export interface ServiceDeps {
   vectors: VectorSupply;
   log: Logger;
   now?: () => number;
+  /** The relevance scorer (§8) for reranking; none when no word vectors are available. */
+  relevance?: RelevanceScorer | null;
+  /** The scorer of the dormant relevance check (§9.2); default: `relevance`. */
+  dormantRelevance?: RelevanceScorer | null;
 }
 
 /** The memory service. */
@@ -83,7 +126,8 @@ export class MemoryService {
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly schemas: InputSchemas;
-  private readonly channels: [KeywordChannel, VectorChannel];
+  private readonly channels: Channel[];
+  private readonly relevance: RelevanceScorer | null;
   private readonly observers: WriteObserver[] = [];
 
   constructor(deps: ServiceDeps) {
@@ -93,7 +137,12 @@ export class MemoryService {
     this.log = deps.log;
     this.now = deps.now ?? Date.now;
     this.schemas = inputSchemas(deps.config);
+    this.relevance = deps.relevance ?? null;
     this.channels = [new KeywordChannel(this.store), new VectorChannel(this.store, this.vectors)];
+    this.graphApi = this.wireGraph();
+    this.dormant = this.wireDormant(
+      deps.dormantRelevance === undefined ? this.relevance : deps.dormantRelevance,
+    );
   }
 
   /** Registers a module that follows committed writes (graph, lifecycle). */
@@ -192,6 +241,8 @@ export class MemoryService {
         });
       }
     });
+    // Entity extraction starts now, beside the embedding, when the graph has a worker thread.
+    const releaseGraph = this.graphMaintainer?.prefetch(drafts.map((d) => d.draft.item));
     await this.attachVectors(
       drafts.map((d) => d.draft),
       options.priority ?? 'write',
@@ -209,6 +260,7 @@ export class MemoryService {
     const created = outcomes.filter((o) => o.created).map((o) => o.item);
     for (const [space, items] of groupBySpace(created))
       await this.notify({ type: 'created', space, items });
+    releaseGraph?.();
     if (outcomes.some((o) => o.created && o.item.vector_state === 'pending'))
       this.vectors.schedule();
     return results.sort((a, b) => a.index - b.index);
@@ -340,7 +392,19 @@ export class MemoryService {
     const memory = await this.mutateOne(
       id,
       rev,
-      plans.revisePlan(id, { ...next, vector }, embeddingText, this.meta(rev)),
+      // Only the fields the caller changed: the plan takes the rest from the row it locked, so a
+      // concurrent change to another field (a tag added meanwhile) is not overwritten.
+      plans.revisePlan(
+        id,
+        {
+          title: rev.title,
+          body: rev.body,
+          tags: rev.tags ? next.tags : undefined,
+          vector,
+        },
+        embeddingText,
+        this.meta(rev),
+      ),
       'revise',
     );
     if (memory.vector === 'pending') this.vectors.schedule();
@@ -368,12 +432,12 @@ export class MemoryService {
   }
 
   /** Hides a memory from recall; reversible with restore. */
-  forget(id: string, options: ChangeOptions = {}): Promise<Memory> {
+  async forget(id: string, options: ChangeOptions = {}): Promise<Memory> {
     return this.mutateOne(id, options, plans.forgetPlan(id, this.meta(options)), 'forget');
   }
 
   /** Brings back a forgotten, archived, superseded or merged memory. */
-  restore(id: string, options: ChangeOptions = {}): Promise<Memory> {
+  async restore(id: string, options: ChangeOptions = {}): Promise<Memory> {
     return this.mutateOne(id, options, plans.restorePlan(id, this.meta(options)), 'restore');
   }
 
@@ -387,17 +451,17 @@ export class MemoryService {
   }
 
   /** Pins (never decays, never merged away or archived automatically). */
-  pin(id: string, options: ChangeOptions = {}): Promise<Memory> {
+  async pin(id: string, options: ChangeOptions = {}): Promise<Memory> {
     return this.mutateOne(id, options, plans.pinPlan(id, true, this.meta(options)), 'pin');
   }
 
   /** Unpins. */
-  unpin(id: string, options: ChangeOptions = {}): Promise<Memory> {
+  async unpin(id: string, options: ChangeOptions = {}): Promise<Memory> {
     return this.mutateOne(id, options, plans.pinPlan(id, false, this.meta(options)), 'unpin');
   }
 
   /** Moves to another area. */
-  move(id: string, area: string, options: ChangeOptions = {}): Promise<Memory> {
+  async move(id: string, area: string, options: ChangeOptions = {}): Promise<Memory> {
     return this.mutateOne(
       id,
       options,
@@ -407,7 +471,7 @@ export class MemoryService {
   }
 
   /** Adds and removes tags. */
-  tag(
+  async tag(
     id: string,
     change: { add?: string[]; remove?: string[] },
     options: ChangeOptions = {},
@@ -422,7 +486,7 @@ export class MemoryService {
   }
 
   /** Sets importance in 0..1. */
-  setImportance(id: string, importance: number, options: ChangeOptions = {}): Promise<Memory> {
+  async setImportance(id: string, importance: number, options: ChangeOptions = {}): Promise<Memory> {
     return this.mutateOne(
       id,
       options,
@@ -502,29 +566,47 @@ export class MemoryService {
     };
   }
 
+  /** Relations from and to one memory, live and invalidated (NOT_FOUND when it does not exist). */
+  async relations(id: string, options: { space?: string } = {}): Promise<Relation[]> {
+    const space = this.space(options.space);
+    await this.get(id, { space });
+    return (await this.store.relations(space, id)).map(toRelation);
+  }
+
   /** Hybrid recall (§3); returns the §3.5 envelope. */
   async recall(request: RecallRequest): Promise<RecallResponse> {
     const req = parseWith(this.schemas.recall, request);
-    const { query, k, weights, ...filters } = req;
+    const { query, k, weights, rerank, ...filters } = req;
     const config = this.config.recall;
-    return runRecall(
+    const filter = this.filter({ ...filters, limit: 1, order: 'updated' }, false);
+    this.dormant.enterRecall();
+    const response = await runRecall(
       {
         store: this.store,
         config: this.config,
         channels: this.channels,
         now: this.now,
         onAccessError: (err) => this.log.warn('access accounting skipped', { error: String(err) }),
+        scorer: this.relevance,
+        onStageError: (stage, err) =>
+          this.log.warn(`recall ${stage} skipped`, { error: String(err) }),
       },
       {
         query,
         k: k ?? config.k,
-        filter: this.filter({ ...filters, limit: 1, order: 'updated' }, false),
+        // On by default only where a scorer exists; an explicit request without one is reported.
+        rerank: rerank ?? (config.rerank.enabled && this.relevance !== null),
+        filter,
         weights: {
           keyword: weights?.keyword ?? config.weights.keyword,
           vector: weights?.vector ?? config.weights.vector,
+          graph: weights?.graph ?? config.weights.graph,
         },
       },
-    );
+    ).finally(() => this.dormant.leaveRecall());
+    // Shadow evaluation (§9) starts after the response exists and never changes or awaits it.
+    this.dormant.schedule({ query, filter, returned: response.hits.map((h) => h.id) });
+    return response;
   }
 
   /** Store, embedder and model state. */
@@ -539,19 +621,264 @@ export class MemoryService {
     };
   }
 
+  /** Cheap liveness of the store (one small read) and the embedder, for health checks. */
+  async health(): Promise<ServiceHealth> {
+    const backend = this.store.capabilities.backend;
+    const started = performance.now();
+    let store: ServiceHealth['store'];
+    try {
+      await this.store.publishedModel();
+      const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+      store = { ok: true, backend, latency_ms };
+    } catch (err) {
+      store = { ok: false, backend, reason: toEngramError(err).code };
+    }
+    return { store, embedder: this.vectors.state() };
+  }
+
   /** Builds or loads the embedder's model cache (`engram models prepare`). */
-  prepareModels(options: PrepareOptions = {}): Promise<void> {
+  async prepareModels(options: PrepareOptions = {}): Promise<void> {
     return this.vectors.prepare(options);
   }
 
   /** Embeds items waiting for a vector; returns how many were filled. */
-  backfill(options: { limit?: number; onProgress?: (done: number) => void } = {}): Promise<number> {
+  async backfill(options: { limit?: number; onProgress?: (done: number) => void } = {}): Promise<number> {
     return this.vectors.backfill(options);
   }
 
+  // ---- lifecycle and auto-recall (issue 8): thin delegates to src/lifecycle and src/autorecall ----
+  private lifecycleModules?: { lifecycle: Lifecycle; autoRecall: AutoRecall };
+
+  /** The lifecycle and auto-recall modules, built on first use. */
+  private lifecycleParts(): { lifecycle: Lifecycle; autoRecall: AutoRecall } {
+    if (!this.lifecycleModules) {
+      const space = (s: string | undefined) => this.space(s);
+      const lifecycle = new Lifecycle({
+        config: this.config,
+        store: this.store,
+        log: this.log,
+        now: this.now,
+        space,
+        mutate: (s, ids, plan, operation) => this.mutate(s, ids, plan, operation),
+        notifyChanged: (s, items, operation) =>
+          this.notify({ type: 'changed', space: s, items, operation }),
+      });
+      const autoRecall = new AutoRecall({
+        config: this.config,
+        store: this.store,
+        vectors: this.vectors,
+        lifecycle,
+        now: this.now,
+        space,
+      });
+      this.lifecycleModules = { lifecycle, autoRecall };
+    }
+    return this.lifecycleModules;
+  }
+
+  /** Runs the decay job (§7.2, §7.3); with `dry_run` a preview that writes nothing. */
+  maintain(
+    options: MaintainInput = {},
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<MaintenanceReport> {
+    return this.lifecycleParts().lifecycle.maintain(options, onProgress);
+  }
+
+  /** Memories in the review window, highest priority first (§7.4). */
+  review(options: ReviewInput = {}): Promise<ReviewList> {
+    return this.lifecycleParts().lifecycle.review(options);
+  }
+
+  /** A review action: reinforce (a use), revise (a new version) or let go (archived, restorable). */
+  async reviewAction(
+    id: string,
+    action: ReviewAction,
+    options: ChangeOptions & { body?: string; title?: string } = {},
+  ): Promise<Memory> {
+    const { lifecycle } = this.lifecycleParts();
+    if (action === 'revise')
+      return this.revise(id, {
+        space: options.space,
+        actor: options.actor,
+        reason: options.reason ?? 'review',
+        body: options.body,
+        title: options.title,
+      });
+    if (action === 'let_go') return toMemory(await lifecycle.letGo(id, options));
+    const [result] = (
+      await lifecycle.observe(
+        { space: options.space, memory_ids: [id], actor: options.actor },
+        'review',
+      )
+    ).results;
+    if (result && !result.ok)
+      throw new EngramError(
+        result.error.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'CONFLICT',
+        result.error.message,
+        { id },
+      );
+    return this.get(id, { space: options.space });
+  }
+
+  /**
+   * Records that memories were used (§6 step 4): last_used_at, use_count and a bounded strength
+   * boost (larger across domains), as use events. Unknown ids fail alone; the rest are applied.
+   */
+  observeMemoryUsage(
+    input: ObserveInput | readonly string[],
+    contextTags: readonly string[] = [],
+  ): Promise<ObserveResult> {
+    const req = isStringList(input)
+      ? { memory_ids: [...input], context_tags: [...contextTags] }
+      : input;
+    return this.lifecycleParts().lifecycle.observe(req);
+  }
+
+  /** Analyses a message for auto-recall: topics, entities, key phrases, trigger decision (§6). */
+  analyzeForRecall(
+    input: AnalyzeInput | string,
+    history?: HistoryMessage[],
+  ): Promise<RecallAnalysis> {
+    const req = typeof input === 'string' ? { message: input, history } : input;
+    return this.lifecycleParts().autoRecall.analyze(req);
+  }
+
+  /** Auto-recall for one conversation message (§6): analyse, search, surface by mode, reinforce. */
+  processMessage(
+    input: ProcessMessageInput | string,
+    history?: HistoryMessage[],
+    conversationId?: string,
+  ): Promise<AutoRecallResult> {
+    const req =
+      typeof input === 'string'
+        ? { message: input, history, conversation_id: conversationId }
+        : input;
+    return this.lifecycleParts().autoRecall.process(req);
+  }
+
+  /** Changes auto-recall settings at run time; persisted in the store per space. */
+  configureAutoRecall(input: ConfigureAutoRecallInput): Promise<AutoRecallSettings> {
+    return this.lifecycleParts().autoRecall.configure(input);
+  }
+
+  /** The effective auto-recall settings of a space. */
+  autoRecallSettings(options: { space?: string } = {}): Promise<AutoRecallSettings> {
+    return this.lifecycleParts().autoRecall.settings(options.space);
+  }
+
+  /** Auto-recall and lifecycle metrics (§6): rescued items, reinforcements, cross-domain uses. */
+  autoRecallStats(options: { space?: string } = {}): Promise<AutoRecallStats> {
+    return this.lifecycleParts().autoRecall.stats(options.space);
+  }
+
+  /** Starts the nightly maintenance schedule (for long-running service processes). */
+  startMaintenanceSchedule(): MaintenanceSchedule {
+    return this.lifecycleParts().lifecycle.startSchedule();
+  }
+  // ---- end of lifecycle and auto-recall ----
+
+  // ---- knowledge graph (issue 6): thin delegates to src/graph ----
+  private readonly graphApi: GraphApi;
+
+  /** Registers graph upkeep and the graph channel when the graph is enabled (§4). */
+  private graphMaintainer: GraphMaintainer | undefined;
+
+  private wireGraph(): GraphApi {
+    const graph = this.store.graph;
+    if (!this.config.graph.enabled || !graph) {
+      if (this.config.graph.enabled) this.channels.push(new GraphChannel(graph, this.config.graph));
+      return new GraphApi(this.store, this.config, undefined);
+    }
+    const options = graphLimits(this.config.graph).extraction;
+    const maintainer = new GraphMaintainer(
+      this.store,
+      graph,
+      options,
+      this.config.graph.worker ? new WorkerExtractor(options) : new InlineExtractor(options),
+      (err) =>
+        this.log.warn('graph upkeep failed; graph rebuild repairs it', { error: String(err) }),
+    );
+    this.graphMaintainer = maintainer;
+    this.addWriteObserver(maintainer);
+    this.channels.push(new GraphChannel(graph, this.config.graph, (ms) => maintainer.settle(ms)));
+    return new GraphApi(this.store, this.config, maintainer);
+  }
+
+  /** Entity, mention and edge counts, stale items and hubs of a space's graph. */
+  graphStats(options: { space?: string } = {}): Promise<GraphStats & { enabled: boolean }> {
+    return this.graphApi.stats(options);
+  }
+
+  /** An entity and its neighbours up to `depth` edges away, with paths and edge types. */
+  graphNeighbors(request: NeighborsRequest): Promise<NeighborsResult> {
+    return this.graphApi.neighbors(request);
+  }
+
+  /** The most mentioned (or most connected) entities of a space. */
+  graphEntities(request: EntitiesRequest = {}): Promise<EntityInfo[]> {
+    return this.graphApi.entities(request);
+  }
+
+  /** The hub report (§4): congested entities, their cause, cluster suggestions, anchors. */
+  graphHubs(request: HubsRequest = {}): Promise<HubReport> {
+    return this.graphApi.hubs(request);
+  }
+
+  /** Recomputes a space's graph from scratch (or only its stale items). */
+  graphRebuild(
+    request: RebuildRequest = {},
+    onProgress?: (p: RebuildProgress) => void,
+  ): Promise<RebuildReport> {
+    return this.graphApi.rebuild(request, onProgress);
+  }
+  // ---- end of knowledge graph ----
+
+  // ---- dormant recall (issue 7): thin delegates to src/dormant ----
+  private readonly dormant: DormantRecall;
+
+  private wireDormant(scorer: RelevanceScorer | null): DormantRecall {
+    return new DormantRecall({
+      config: this.config,
+      store: this.store,
+      embedding: this.vectors,
+      scorer,
+      log: this.log,
+      now: this.now,
+      space: (s) => this.space(s),
+    });
+  }
+
+  /** Newest dormant-recall review-log events of a space: metadata only (§9.4). */
+  dormantReview(input: DormantReviewInput = {}): Promise<DormantReview> {
+    return this.dormant.review(input);
+  }
+
+  /** An event's memory as it is now (when still eligible), marked shown; with its evidence. */
+  dormantInspect(input: DormantInspectInput | string): Promise<DormantInspection> {
+    return this.dormant.inspect(typeof input === 'string' ? { event_id: input } : input);
+  }
+
+  /** Feedback on a dormant event: useful, irrelevant or dismissed (one category per event). */
+  dormantFeedback(input: DormantFeedbackInput): Promise<DormantFeedbackResult> {
+    return this.dormant.feedback(input);
+  }
+
+  /** Raw-cosine and relevance-check score distributions, to set the dormant thresholds. */
+  dormantCalibrate(input: DormantCalibrateInput = {}): Promise<CalibrationReport> {
+    return this.dormant.calibrate(input);
+  }
+
+  /** Resolves when every scheduled shadow evaluation has finished (tests, benchmarks). */
+  dormantIdle(): Promise<void> {
+    return this.dormant.idle();
+  }
+  // ---- end of dormant recall ----
+
   /** Waits for background work (bounded), then releases the store and the embedder. */
   async close(options: { drainMs?: number } = {}): Promise<void> {
+    await this.dormant.close();
     await this.vectors.close(options.drainMs ?? 0);
+    await this.graphMaintainer?.close();
     await this.store.close();
   }
 
@@ -565,4 +892,9 @@ function groupBySpace<T extends { space: string }>(records: readonly T[]): Map<s
   const groups = new Map<string, T[]>();
   for (const r of records) groups.set(r.space, [...(groups.get(r.space) ?? []), r]);
   return groups;
+}
+
+/** True for a plain list of ids (the short form of observeMemoryUsage). */
+function isStringList(value: unknown): value is readonly string[] {
+  return Array.isArray(value);
 }

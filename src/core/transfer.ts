@@ -10,6 +10,13 @@ import { EngramError, toEngramError } from '../errors/errors.js';
 import { fromZodError } from '../errors/zod.js';
 import type { ItemExport, RelationRecord } from '../store/store.js';
 import { idSchema, isoSchema, sourceSchema, spaceSchema } from './input.js';
+import {
+  DORMANT_LINE_TYPES,
+  type DormantLine,
+  dormantExportLines,
+  importDormantLines,
+  parseDormantLine,
+} from '../dormant/transfer.js';
 import type { MemoryService } from './service.js';
 import { KINDS, RELATION_TYPES, STATUSES } from './types.js';
 
@@ -42,6 +49,11 @@ export interface ImportReport {
 export interface ImportOptions {
   /** Space for plain memory lines without one (default: the configured space). */
   space?: string;
+  /**
+   * Every line must belong to `space`: a line naming another space fails alone. Set by callers
+   * scoped to one space (an HTTP token), so an import can never write outside that space.
+   */
+  confine?: boolean;
   batchSize?: number;
   /** Called after each committed batch with that batch's results (acknowledged lines). */
   onBatch?: (results: readonly LineResult[], report: ImportReport) => void;
@@ -200,6 +212,7 @@ export async function* exportLines(
   });
   for await (const record of store.exportItems(space)) yield itemToLine(record);
   for await (const relation of store.exportRelations(space)) yield relationToLine(relation);
+  yield* dormantExportLines(store, space);
 }
 
 function parseItemLine(value: unknown): ItemExport {
@@ -241,7 +254,8 @@ type Parsed =
   | { line: number; kind: 'memory'; value: unknown }
   | { line: number; kind: 'item'; value: ItemExport }
   | { line: number; kind: 'relation'; value: RelationRecord }
-  | { line: number; kind: 'skip' };
+  | { line: number; kind: 'skip' }
+  | ({ line: number } & DormantLine);
 
 function parseLine(text: string, line: number): Parsed {
   let value: unknown;
@@ -273,10 +287,11 @@ function parseLine(text: string, line: number): Parsed {
   }
   if (type === 'item') return { line, kind: 'item', value: parseItemLine(value) };
   if (type === 'relation') return { line, kind: 'relation', value: parseRelationLine(value) };
+  if (DORMANT_LINE_TYPES.includes(type as never)) return { line, ...parseDormantLine(value) };
   if (type !== undefined && type !== 'memory')
     throw new EngramError('INVALID_INPUT', `type: unknown line type ${JSON.stringify(type)}`, {
       field: 'type',
-      rule: 'item, relation, memory or the export header',
+      rule: 'item, relation, dormant_event, dormant_state, memory or the export header',
     });
   const { type: _t, ...rest } = value as Record<string, unknown>;
   return { line, kind: 'memory', value: rest };
@@ -331,7 +346,7 @@ export async function importLines(
     report.lines = n;
     if (raw.trim() === '') continue;
     try {
-      batch.push(parseLine(raw, n));
+      batch.push(confined(parseLine(raw, n), options));
     } catch (err) {
       pending.push(errorResult(n, err));
     }
@@ -339,6 +354,27 @@ export async function importLines(
   }
   if (batch.length + pending.length > 0) await flush();
   return report;
+}
+
+/** The space a parsed line writes to, when it names one. */
+function lineSpace(p: Parsed): unknown {
+  if (p.kind === 'item') return p.value.item.space;
+  if (p.kind === 'relation') return p.value.space;
+  if (p.kind === 'dormant_event' || p.kind === 'dormant_state') return p.value.space;
+  if (p.kind === 'memory') return (p.value as { space?: unknown }).space;
+  return undefined;
+}
+
+function confined(p: Parsed, options: ImportOptions): Parsed {
+  const space = lineSpace(p);
+  if (!options.confine || options.space === undefined || space === undefined) return p;
+  if (space === options.space) return p;
+  const message = `space: this import is confined to space ${options.space}`;
+  throw new EngramError('INVALID_INPUT', message, {
+    field: 'space',
+    rule: `= ${options.space}`,
+    line: p.line,
+  });
 }
 
 async function writeBatch(
@@ -381,6 +417,19 @@ async function writeBatch(
     outcomes.relations.forEach((o, i) =>
       results.push({ line: relations[i]!.line, status: o, id: relations[i]!.value.id }),
     );
+  }
+  const dormant = batch.filter(
+    (p): p is Extract<Parsed, { kind: DormantLine['kind'] }> =>
+      p.kind === 'dormant_event' || p.kind === 'dormant_state',
+  );
+  if (dormant.length > 0) {
+    try {
+      const outcomes = await importDormantLines(service.storeForTransfer, dormant);
+      outcomes.forEach((o, i) => results.push({ line: dormant[i]!.line, status: o }));
+    } catch (err) {
+      // Telemetry lines fail together (one transaction) and never take the items down with them.
+      for (const p of dormant) results.push(errorResult(p.line, err));
+    }
   }
   return results;
 }

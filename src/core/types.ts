@@ -117,7 +117,10 @@ export interface History {
 export interface HitChannels {
   keyword?: number;
   vector?: number;
+  /** Graph hops: 1 = the item names an entity of the query, 2 = one entity edge further (§4). */
   graph?: number;
+  /** Entity names from the query's entity to the one the item names (why it was reached). */
+  graph_path?: string[];
 }
 
 /** One recall hit (§3.5). */

@@ -96,9 +96,13 @@ export class VectorSupply implements QueryEmbedding {
     if (!this.background || this.closed || this.timer || this.backfillRun) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.backfill().catch((err: unknown) =>
-        this.log.warn('background vector backfill failed', { error: String(err) }),
-      );
+      // One background backfill across all processes sharing the store (§11); the others skip,
+      // and the holder's loop picks up their pending items too.
+      void this.store
+        .withLease('vectors:backfill', 60_000, () => this.backfill())
+        .catch((err: unknown) =>
+          this.log.warn('background vector backfill failed', { error: String(err) }),
+        );
     }, 50);
     this.timer.unref();
   }

@@ -44,3 +44,8 @@ export function boostFactor(
 function clamp01(x: number): number {
   return Math.min(1, Math.max(0, Number.isFinite(x) ? x : 0));
 }
+
+/** The largest boost factor B the settings allow (the sum of the weights). */
+export function maxBoost(boosts: Config['recall']['boosts']): number {
+  return boosts.recency + boosts.frequency + boosts.importance + boosts.strength;
+}

@@ -8,6 +8,8 @@ export interface RankedList {
   channel: 'keyword' | 'vector' | 'graph';
   weight: number;
   ids: readonly string[];
+  /** The channel's scores, aligned with `ids` (session context spreads keyword scores). */
+  scores?: readonly number[];
 }
 
 /** A fused candidate. */

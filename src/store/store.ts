@@ -4,6 +4,9 @@
  * Writes are whole units: every method that changes data is atomic on its own.
  */
 import type { Kind, Prior, RelationType, Source, Status, VectorState } from '../core/types.js';
+import type { DormantStore } from '../dormant/dormant-store.js';
+import type { GraphStore } from '../graph/graph-store.js';
+import type { LifecycleStore } from '../lifecycle/lifecycle-store.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
 export interface StoreCapabilities {
@@ -165,6 +168,20 @@ export interface ScoredId {
   score: number;
 }
 
+/** Where an item sits in a recorded conversation (`source.session`, `source.turn`), and its body. */
+export interface SessionTurn {
+  id: string;
+  session: string;
+  turn: number;
+  body: string;
+}
+
+/** A vector search's hits, and why it ran in a degraded way when it did (e.g. `ann_index_stale`). */
+export interface VectorSearchResult {
+  hits: ScoredId[];
+  degraded?: string;
+}
+
 /** An item waiting for a vector. */
 export interface PendingVector {
   id: string;
@@ -184,6 +201,24 @@ export interface StoreStats {
   vectors: Record<VectorState, number>;
   relations: number;
   size_bytes: number | null;
+  /** Approximate vector indexes this process has in use (backends with `vectorIndex: 'hnsw'`). */
+  vector_index?: VectorIndexState[];
+}
+
+/** The state of one model's approximate vector index, for `status`. */
+export interface VectorIndexState {
+  model: string;
+  /** `building`: first build, exact scan meanwhile; `catching_up`: too far behind, same. */
+  state: 'ready' | 'building' | 'catching_up' | 'broken';
+  /** Vectors of the model (all spaces). */
+  vectors: number;
+  /** Changed items not yet in the index (scanned exactly beside it meanwhile). */
+  pending: number;
+  /** Change-log position the index covers. */
+  covered_seq: number;
+  loaded_from_file: boolean;
+  file: string | null;
+  last_error: string | null;
 }
 
 /** Full record of one item for export/import (lossless). */
@@ -203,6 +238,20 @@ export interface ModelRecord {
   dimension: number;
   published_at: number;
 }
+
+/** A held lease, as the function running under it sees it. */
+export interface Lease {
+  readonly name: string;
+  /** Unique id of this holding (host, process and a random part). */
+  readonly holder: string;
+  /** Aborted when the lease is lost (it could not be renewed before it expired). */
+  readonly signal: AbortSignal;
+}
+
+/** Result of withLease: the function's value, or who holds the lease instead. */
+export type LeaseOutcome<T> =
+  | { acquired: true; value: T }
+  | { acquired: false; holder: string; expires_at: number };
 
 /** The persistence contract every backend implements. */
 export interface Store {
@@ -237,6 +286,24 @@ export interface Store {
     vector: Float32Array,
     limit: number,
   ): Promise<ScoredId[]>;
+  /** vectorSearch that also reports a degraded search (approximate index unusable); optional. */
+  vectorSearchReport?(
+    filter: ItemFilter,
+    model: string,
+    vector: Float32Array,
+    limit: number,
+  ): Promise<VectorSearchResult>;
+  /**
+   * Session context for recall: for the given items that are conversation turns (source.session
+   * and source.turn), their own positions and those of the items passing `filter` within `window`
+   * turns of them in the same session. Optional: recall goes without session context where a
+   * backend lacks it.
+   */
+  sessionNeighbors?(
+    filter: ItemFilter,
+    ids: readonly string[],
+    window: number,
+  ): Promise<SessionTurn[]>;
   /** Records one access for each id (§3.6). */
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void>;
   stats(space: string | null): Promise<StoreStats>;
@@ -247,5 +314,21 @@ export interface Store {
   importItems(records: readonly ItemExport[]): Promise<ImportOutcome[]>;
   importRelations(records: readonly RelationRecord[]): Promise<ImportOutcome[]>;
   integrityCheck(): Promise<{ ok: boolean; problems: string[] }>;
+  /**
+   * Runs `fn` while holding the named lease (§11: background work coordinated across processes
+   * sharing the store). Not taken when another holder's lease has not expired; renewed while
+   * `fn` runs; released after. A holder that dies frees the lease after `ttlMs`.
+   */
+  withLease<T>(
+    name: string,
+    ttlMs: number,
+    fn: (lease: Lease) => Promise<T>,
+  ): Promise<LeaseOutcome<T>>;
+  /** Decay, review, reinforcement and auto-recall persistence; absent where a backend lacks it. */
+  readonly lifecycle?: LifecycleStore;
+  /** Knowledge-graph persistence (§4); absent where a backend lacks it (graph_unsupported). */
+  readonly graph?: GraphStore;
+  /** Dormant-recall persistence (§9.5); absent where a backend lacks it (evaluation is off). */
+  readonly dormant?: DormantStore;
   close(): Promise<void>;
 }

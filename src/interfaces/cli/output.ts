@@ -42,11 +42,20 @@ export function memoryTable(items: readonly Memory[]): string {
   return table.toString();
 }
 
+/** The graph evidence of a hit: hops and the entity path, e.g. `2 Alice → Phoenix`. */
+function graphCell(channels: RecallResponse['hits'][number]['channels']): string {
+  if (channels.graph === undefined) return '-';
+  const path = channels.graph_path?.length ? ` ${channels.graph_path.join(' → ')}` : '';
+  return shorten(`${channels.graph}${path}`, 24);
+}
+
 /** A table of recall hits for `search`, with the per-channel ranks that explain each hit. */
 export function recallTable(result: RecallResponse): string {
-  const bodyWidth = Math.max(20, width() - 75);
+  // The graph column (hops and entity path) appears only when the graph explains some hit.
+  const graph = result.hits.some((h) => h.channels.graph !== undefined);
+  const bodyWidth = Math.max(20, width() - (graph ? 100 : 75));
   const table = new Table({
-    head: ['#', 'score', 'keyword', 'vector', 'id', 'kind', 'body'],
+    head: ['#', 'score', 'keyword', 'vector', ...(graph ? ['graph'] : []), 'id', 'kind', 'body'],
     style: { head: [], border: [] },
     wordWrap: false,
   });
@@ -56,6 +65,7 @@ export function recallTable(result: RecallResponse): string {
       h.score.toFixed(4),
       h.channels.keyword ?? '-',
       h.channels.vector ?? '-',
+      ...(graph ? [graphCell(h.channels)] : []),
       h.id,
       h.kind,
       shorten(h.title ? `${h.title}: ${h.body}` : h.body, bodyWidth),

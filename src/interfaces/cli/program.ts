@@ -8,7 +8,11 @@ import type { Engram } from '../../app.js';
 import { KINDS, STATUSES } from '../../core/types.js';
 import { type GlobalOptions, withEngram } from './context.js';
 import { registerDataCommands } from './data-commands.js';
+import { registerDormantCommands } from './dormant-commands.js';
+import { registerGraphCommands } from './graph-commands.js';
+import { registerLifecycleCommands } from './lifecycle-commands.js';
 import { memoryDetails, memoryTable, printJson, println, recallTable } from './output.js';
+import { registerServiceCommands } from './service-commands.js';
 import { readStdin } from './stdin.js';
 
 /** Parses an integer flag. */
@@ -374,5 +378,9 @@ export function buildProgram(): Command {
   registerWriteCommands(program);
   registerReadCommands(program);
   registerDataCommands(program);
+  registerGraphCommands(program);
+  registerLifecycleCommands(program);
+  registerServiceCommands(program);
+  registerDormantCommands(program);
   return program;
 }

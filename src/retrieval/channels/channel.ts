@@ -1,4 +1,5 @@
 /** The Channel interface: one way of finding candidates for a query (keyword, vector, graph). */
+import type { HitChannels } from '../../core/types.js';
 import type { ItemFilter, ScoredId } from '../../store/store.js';
 
 /** What every channel receives. */
@@ -10,10 +11,16 @@ export interface ChannelRequest {
   deadline: number;
 }
 
-/** A channel's answer: ranked ids, or why it could not contribute. */
+/**
+ * A channel's answer: ranked ids, or why it could not contribute. Ids with a reason mean the
+ * channel answered in a degraded way (e.g. exact scan while the approximate index is unusable).
+ */
 export type ChannelResult =
-  | { ids: ScoredId[]; degraded?: undefined }
-  | { ids?: undefined; degraded: string };
+  | { ids: ScoredId[]; degraded?: string; details?: ChannelDetails }
+  | { ids?: undefined; degraded: string; details?: undefined };
+
+/** Evidence a channel reports per id beyond its rank (the graph channel: hops and entity path). */
+export type ChannelDetails = ReadonlyMap<string, Partial<HitChannels>>;
 
 /** One recall channel. */
 export interface Channel {

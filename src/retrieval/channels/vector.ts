@@ -40,8 +40,16 @@ export class VectorChannel implements Channel {
       };
     }
     if (!vector) return { degraded: 'query_not_embeddable' };
-    return {
-      ids: await this.store.vectorSearch(request.filter, published.id, vector, request.limit),
-    };
+    if (!this.store.vectorSearchReport)
+      return {
+        ids: await this.store.vectorSearch(request.filter, published.id, vector, request.limit),
+      };
+    const result = await this.store.vectorSearchReport(
+      request.filter,
+      published.id,
+      vector,
+      request.limit,
+    );
+    return { ids: result.hits, degraded: result.degraded };
   }
 }

@@ -2,6 +2,8 @@
  * Versioned, additive migrations of the SQLite store. Each runs once, in its own transaction;
  * a newer schema only adds, so an older engram can still read what it knows.
  */
+import { GRAPH_SCHEMA_SQL } from './graph-schema.js';
+import { SESSION_TURN_INDEX_SQL } from './session-context.js';
 
 /** One schema step. */
 export interface Migration {
@@ -134,6 +136,69 @@ CREATE TABLE purges (
   at INTEGER NOT NULL
 );
 `,
+  },
+  {
+    version: 2,
+    name: 'knowledge graph: entities, mentions, statements, links, edges',
+    sql: GRAPH_SCHEMA_SQL,
+  },
+  {
+    version: 3,
+    name: 'lifecycle: strength base, use events, settings, conversations, maintenance runs',
+    sql: `
+ALTER TABLE items ADD COLUMN strength_base REAL;
+
+CREATE TABLE use_events (
+  id TEXT PRIMARY KEY,
+  space TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  conversation_id TEXT,
+  actor TEXT,
+  context_tags TEXT NOT NULL DEFAULT '[]',
+  context_area TEXT,
+  cross_domain INTEGER NOT NULL DEFAULT 0,
+  base_before REAL NOT NULL,
+  base_after REAL NOT NULL,
+  strength_before REAL NOT NULL,
+  strength_after REAL NOT NULL
+);
+CREATE INDEX use_events_item ON use_events(item_id, at);
+CREATE INDEX use_events_space ON use_events(space, at);
+
+CREATE TABLE settings (
+  space TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (space, key)
+) WITHOUT ROWID;
+
+CREATE TABLE autorecall_conversations (
+  space TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  topics TEXT NOT NULL DEFAULT '[]',
+  last_recall_at INTEGER,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (space, conversation_id)
+) WITHOUT ROWID;
+
+CREATE TABLE maintenance_runs (
+  id TEXT PRIMARY KEY,
+  space TEXT,
+  started_at INTEGER NOT NULL,
+  finished_at INTEGER NOT NULL,
+  backup_path TEXT,
+  summary TEXT NOT NULL
+);
+CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
+`,
+  },
+  {
+    version: 4,
+    name: 'session-turn index for the session context of recall',
+    sql: SESSION_TURN_INDEX_SQL,
   },
 ];
 

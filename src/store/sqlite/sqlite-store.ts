@@ -4,7 +4,10 @@
  */
 import { statSync } from 'node:fs';
 
+import type Database from 'better-sqlite3';
+
 import { EngramError, notFound } from '../../errors/errors.js';
+import { runLease } from '../lease.js';
 import type {
   CreateOutcome,
   ImportOutcome,
@@ -12,20 +15,30 @@ import type {
   ItemExport,
   ItemFilter,
   ItemRecord,
+  Lease,
+  LeaseOutcome,
   ListQuery,
   ModelRecord,
   MutationPlan,
   PendingVector,
   RelationRecord,
   ScoredId,
+  SessionTurn,
   StatusEventRecord,
   Store,
   StoreCapabilities,
   StoreStats,
+  VectorSearchResult,
   VectorWrite,
   VersionRecord,
 } from '../store.js';
+import { ANN_DEFAULTS, type AnnOptions, SqliteVectorSearch } from './ann-search.js';
 import { openDatabase, type SqliteDatabase, storeError, writeWithRetry } from './database.js';
+import { SqliteDormantStore } from './dormant-store.js';
+import { FtsSearch } from './fts-search.js';
+import { SqliteGraphStore } from './graph-store.js';
+import { sqliteLeaseRows } from './leases.js';
+import { SqliteLifecycleStore } from './lifecycle-store.js';
 import { applyMutation } from './mutate.js';
 import {
   blobToVector,
@@ -37,11 +50,13 @@ import {
   relationFromRow,
   versionFromRow,
 } from './rows.js';
-import { VectorCache } from './vector-cache.js';
+import { sessionNeighbors } from './session-context.js';
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions {
   path: string;
+  /** Approximate vector index (config `store.ann`); default ANN_DEFAULTS. */
+  ann?: AnnOptions;
   busyTimeoutMs?: number;
   writeRetryMs?: number;
 }
@@ -55,18 +70,23 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
 /** The Store implementation over better-sqlite3. */
 export class SqliteStore implements Store {
-  readonly capabilities: StoreCapabilities = {
-    backend: 'sqlite',
-    vectorIndex: 'exact',
-    multiProcess: true,
-    onlineBackup: true,
-  };
+  readonly capabilities: StoreCapabilities;
   readonly schemaVersion: number;
   private readonly db: SqliteDatabase;
   private readonly path: string;
   private readonly retryMs: number;
-  private readonly caches = new Map<string, VectorCache>();
+  /** Vector search: the in-memory mirrors and their HNSW indexes (ann-search.ts). */
+  readonly vectorIndex: SqliteVectorSearch;
+  private readonly statements = new Map<string, Database.Statement>();
+  /** Keyword search: BM25 through FTS5, planned for large stores (fts-search.ts). */
+  private readonly fts: FtsSearch;
   private closed = false;
+  /** Decay, review, reinforcement and auto-recall persistence (the lifecycle capability). */
+  readonly lifecycle: SqliteLifecycleStore;
+  /** Knowledge-graph persistence (the graph capability). */
+  readonly graph: SqliteGraphStore;
+  /** Dormant-recall persistence (the dormant capability, on its own connection). */
+  readonly dormant: SqliteDormantStore;
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
@@ -77,6 +97,32 @@ export class SqliteStore implements Store {
     });
     this.db = opened.db;
     this.schemaVersion = opened.schemaVersion;
+    const ann = options.ann ?? ANN_DEFAULTS;
+    this.capabilities = {
+      backend: 'sqlite',
+      vectorIndex: ann.enabled ? 'hnsw' : 'exact',
+      multiProcess: true,
+      onlineBackup: true,
+    };
+    this.vectorIndex = new SqliteVectorSearch(this.db, this.path, ann);
+    this.fts = new FtsSearch(this.db);
+    this.lifecycle = new SqliteLifecycleStore({
+      db: this.db,
+      path: this.path,
+      retryMs: this.retryMs,
+      assertOpen: () => this.assertOpen(),
+    });
+    this.graph = new SqliteGraphStore({
+      db: this.db,
+      path: this.path,
+      retryMs: this.retryMs,
+      assertOpen: () => this.assertOpen(),
+    });
+    this.dormant = new SqliteDormantStore({
+      db: this.db,
+      path: this.path,
+      assertOpen: () => this.assertOpen(),
+    });
   }
 
   /** The raw connection, for maintenance tools in this backend's folder only. */
@@ -104,11 +150,24 @@ export class SqliteStore implements Store {
       throw new EngramError('STORE_UNAVAILABLE', 'the store is closed', { rule: 'open store' });
   }
 
+  /**
+   * A statement compiled once per connection. Writes run the same few statements for every item,
+   * and compiling them each time was a sixth of import time (bench/scale profile).
+   */
+  private prepared(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   private nextVectorSeq(): number {
     return (
-      this.db
-        .prepare("UPDATE counters SET value = value + 1 WHERE name = 'vector_seq' RETURNING value")
-        .get() as { value: number }
+      this.prepared(
+        "UPDATE counters SET value = value + 1 WHERE name = 'vector_seq' RETURNING value",
+      ).get() as { value: number }
     ).value;
   }
 
@@ -131,40 +190,35 @@ export class SqliteStore implements Store {
       ? Buffer.from(write.vector.buffer, write.vector.byteOffset, write.vector.byteLength)
       : null;
     const dimension = write.vector?.length ?? 0;
-    this.db
-      .prepare(
-        'INSERT INTO vectors(item_pk, model, dimension, vector, seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_pk, model) DO UPDATE SET dimension = excluded.dimension, vector = excluded.vector, seq = excluded.seq',
-      )
-      .run(pk, write.model, dimension, blob, this.nextVectorSeq());
+    this.prepared(
+      'INSERT INTO vectors(item_pk, model, dimension, vector, seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_pk, model) DO UPDATE SET dimension = excluded.dimension, vector = excluded.vector, seq = excluded.seq',
+    ).run(pk, write.model, dimension, blob, this.nextVectorSeq());
     if (write.model === model)
-      this.db
-        .prepare('UPDATE items SET vector_state = ? WHERE pk = ?')
-        .run(write.vector ? 'ready' : 'empty', pk);
+      this.prepared('UPDATE items SET vector_state = ? WHERE pk = ?').run(
+        write.vector ? 'ready' : 'empty',
+        pk,
+      );
   }
 
   /** The published model id, read inside a transaction. */
   publishedModelId(): string | undefined {
-    const row = this.db
-      .prepare(
-        'SELECT id FROM models WHERE published_at IS NOT NULL ORDER BY published_at DESC LIMIT 1',
-      )
-      .get() as { id: string } | undefined;
+    const row = this.prepared(
+      'SELECT id FROM models WHERE published_at IS NOT NULL ORDER BY published_at DESC LIMIT 1',
+    ).get() as { id: string } | undefined;
     return row?.id;
   }
 
   private findDuplicate(item: ItemRecord): ItemRow | undefined {
-    return this.db
-      .prepare(
-        "SELECT * FROM items WHERE space = ? AND kind = ? AND body_hash = ? AND (status IS NULL OR status <> 'forgotten') ORDER BY pk LIMIT 1",
-      )
-      .get(item.space, item.kind, item.body_hash) as ItemRow | undefined;
+    return this.prepared(
+      "SELECT * FROM items WHERE space = ? AND kind = ? AND body_hash = ? AND (status IS NULL OR status <> 'forgotten') ORDER BY pk LIMIT 1",
+    ).get(item.space, item.kind, item.body_hash) as ItemRow | undefined;
   }
 
   private insertItem(item: ItemRecord): number {
     const cols = itemColumns(item);
     const names = Object.keys(cols);
     const sql = `INSERT INTO items(${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`;
-    return Number(this.db.prepare(sql).run(cols).lastInsertRowid);
+    return Number(this.prepared(sql).run(cols).lastInsertRowid);
   }
 
   insertVersion(
@@ -179,11 +233,9 @@ export class SqliteStore implements Store {
       at: number;
     },
   ): void {
-    this.db
-      .prepare(
-        'INSERT INTO versions(item_id, version, title, body, tags, actor, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(itemId, v.version, v.title, v.body, JSON.stringify(v.tags), v.actor, v.reason, v.at);
+    this.prepared(
+      'INSERT INTO versions(item_id, version, title, body, tags, actor, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(itemId, v.version, v.title, v.body, JSON.stringify(v.tags), v.actor, v.reason, v.at);
   }
 
   insertEvent(e: StatusEventRecord): void {
@@ -237,7 +289,7 @@ export class SqliteStore implements Store {
   }
 
   rowByPk(pk: number): ItemRow {
-    return this.db.prepare('SELECT * FROM items WHERE pk = ?').get(pk) as ItemRow;
+    return this.prepared('SELECT * FROM items WHERE pk = ?').get(pk) as ItemRow;
   }
 
   rowById(space: string, id: string): ItemRow | undefined {
@@ -248,8 +300,9 @@ export class SqliteStore implements Store {
 
   async getItems(space: string, ids: readonly string[]): Promise<ItemRecord[]> {
     return this.read(() => {
+      // `+space`: look items up by id; the space index would scan the whole space (O(store)).
       const rows = this.db
-        .prepare('SELECT * FROM items WHERE space = ? AND id IN (SELECT value FROM json_each(?))')
+        .prepare('SELECT * FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))')
         .all(space, JSON.stringify(ids)) as ItemRow[];
       const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
@@ -429,25 +482,7 @@ export class SqliteStore implements Store {
     limit: number,
   ): Promise<ScoredId[]> {
     if (terms.length === 0 || limit <= 0) return [];
-    return this.read(() => {
-      const where = compileFilter(filter);
-      const match = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
-      const sql = `SELECT i.id AS id, bm25(items_fts, 2.0, 1.0, 1.0) AS rank FROM items_fts JOIN items i ON i.pk = items_fts.rowid WHERE items_fts MATCH @match AND ${where.sql} ORDER BY rank, i.pk LIMIT @limit`;
-      const rows = this.db.prepare(sql).all({ ...where.params, match, limit }) as {
-        id: string;
-        rank: number;
-      }[];
-      return rows.map((r) => ({ id: r.id, score: -r.rank }));
-    });
-  }
-
-  private cacheFor(model: string, dimension: number): VectorCache {
-    let cache = this.caches.get(model);
-    if (!cache || cache.dimension !== dimension) {
-      cache = new VectorCache(this.db, model, dimension);
-      this.caches.set(model, cache);
-    }
-    return cache;
+    return this.read(() => this.fts.search(filter, terms, limit));
   }
 
   async vectorSearch(
@@ -456,38 +491,24 @@ export class SqliteStore implements Store {
     vector: Float32Array,
     limit: number,
   ): Promise<ScoredId[]> {
-    if (limit <= 0) return [];
-    return this.read(() => {
-      const cache = this.cacheFor(model, vector.length);
-      cache.sync();
-      const where = compileFilter(filter);
-      const keep = (pks: number[]) =>
-        new Map(
-          (
-            this.db
-              .prepare(
-                `SELECT i.pk, i.id FROM items i WHERE i.pk IN (SELECT value FROM json_each(@pks)) AND ${where.sql}`,
-              )
-              .all({ ...where.params, pks: JSON.stringify(pks) }) as { pk: number; id: string }[]
-          ).map((r) => [r.pk, r.id]),
-        );
-      const wide = cache.search(filter.space, vector, Math.max(limit * 4, 200));
-      let allowed = keep(wide.map((h) => h.pk));
-      let hits = wide.filter((h) => allowed.has(h.pk));
-      if (hits.length < limit && wide.length >= Math.max(limit * 4, 200)) {
-        allowed = new Map(
-          (
-            this.db
-              .prepare(
-                `SELECT i.pk, i.id FROM items i WHERE ${where.sql} AND i.vector_state = 'ready'`,
-              )
-              .all(where.params) as { pk: number; id: string }[]
-          ).map((r) => [r.pk, r.id]),
-        );
-        hits = cache.search(filter.space, vector, limit, new Set(allowed.keys()));
-      }
-      return hits.slice(0, limit).map((h) => ({ id: allowed.get(h.pk)!, score: h.score }));
-    });
+    return (await this.vectorSearchReport(filter, model, vector, limit)).hits;
+  }
+
+  async vectorSearchReport(
+    filter: ItemFilter,
+    model: string,
+    vector: Float32Array,
+    limit: number,
+  ): Promise<VectorSearchResult> {
+    return this.read(() => this.vectorIndex.search(filter, model, vector, limit));
+  }
+
+  async sessionNeighbors(
+    filter: ItemFilter,
+    ids: readonly string[],
+    window: number,
+  ): Promise<SessionTurn[]> {
+    return this.read(() => sessionNeighbors(this.db, filter, ids, window));
   }
 
   async recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {
@@ -496,7 +517,8 @@ export class SqliteStore implements Store {
     await this.write(() => {
       this.db
         .prepare(
-          'UPDATE items SET access_count = access_count + 1, last_accessed_at = ? WHERE space = ? AND id IN (SELECT value FROM json_each(?))',
+          // `+space`: by id, not by a scan of the space's index.
+          'UPDATE items SET access_count = access_count + 1, last_accessed_at = ? WHERE +space = ? AND id IN (SELECT value FROM json_each(?))',
         )
         .run(at, space, JSON.stringify(unique));
     });
@@ -536,6 +558,7 @@ export class SqliteStore implements Store {
         },
         relations,
         size_bytes: this.fileSize(),
+        vector_index: this.vectorIndex.status(),
       };
     });
   }
@@ -656,6 +679,19 @@ export class SqliteStore implements Store {
     });
   }
 
+  withLease<T>(
+    name: string,
+    ttlMs: number,
+    fn: (lease: Lease) => Promise<T>,
+  ): Promise<LeaseOutcome<T>> {
+    return runLease(
+      sqliteLeaseRows(this.db, (f) => this.write(f)),
+      name,
+      ttlMs,
+      fn,
+    );
+  }
+
   /** Consistent online backup to a file (used by maintenance). */
   async backup(destination: string): Promise<void> {
     this.assertOpen();
@@ -665,7 +701,8 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.caches.clear();
+    await this.vectorIndex.close();
+    this.dormant.close();
     this.db.close();
   }
 }

@@ -1,0 +1,25 @@
+/**
+ * Worker-thread entry of entity extraction: the language model runs here, off the thread that
+ * serves requests and writes the store. Messages: `{id, texts, options}` -> `{id, results}` or
+ * `{id, error}`.
+ */
+import { parentPort } from 'node:worker_threads';
+
+import { extract, type ExtractOptions } from './extract.js';
+
+/** A request to the worker. */
+export interface ExtractRequest {
+  id: number;
+  texts: string[];
+  options: ExtractOptions;
+}
+
+parentPort?.on('message', (request: ExtractRequest) => {
+  try {
+    const results = request.texts.map((text) => extract(text, request.options));
+    parentPort!.postMessage({ id: request.id, results });
+  } catch (err) {
+    parentPort!.postMessage({ id: request.id, error: String(err) });
+  }
+});
+parentPort?.postMessage({ ready: true });

@@ -1,0 +1,141 @@
+/**
+ * Where extraction runs: in a worker thread (the default), so the language model neither blocks
+ * the thread serving requests nor adds its time to writes; or inline, when a worker is not wanted
+ * or cannot start (then every extraction runs where it is asked for). One worker serves the whole
+ * process, like the one model inline extraction loads.
+ */
+import { Worker } from 'node:worker_threads';
+
+import { extract, type ExtractOptions } from './extract.js';
+import type { ExtractRequest } from './extract-worker.js';
+import type { Extraction } from './types.js';
+
+/** Extracts the entities of texts. */
+export interface Extractor {
+  /** True when extraction runs beside the caller's thread (graph upkeep may then be deferred). */
+  readonly concurrent: boolean;
+  extractMany(texts: readonly string[]): Promise<Extraction[]>;
+  close(): Promise<void>;
+}
+
+/** Extraction on the caller's thread. */
+export class InlineExtractor implements Extractor {
+  readonly concurrent = false;
+
+  constructor(private readonly options: ExtractOptions) {}
+
+  async extractMany(texts: readonly string[]): Promise<Extraction[]> {
+    return texts.map((text) => extract(text, this.options));
+  }
+
+  async close(): Promise<void> {}
+}
+
+type Reply = { id: number; results: Extraction[] } | { id: number; error: string };
+
+const STARTUP_MS = 15_000;
+
+/**
+ * The worker script: the compiled `.js` beside this file; from TypeScript sources (development,
+ * tests) a bootstrap that registers the TypeScript loader first.
+ */
+function spawn(): Worker {
+  const source = import.meta.url.endsWith('.ts');
+  const url = new URL(source ? './extract-worker.ts' : './extract-worker.js', import.meta.url);
+  if (!source) return new Worker(url);
+  const boot = `import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(url.href)}))`;
+  return new Worker(boot, { eval: true });
+}
+
+/** The process's extraction thread: started on first use, kept (unreferenced) for reuse. */
+class SharedWorker {
+  private worker: Promise<Worker | null> | undefined;
+  private readonly pending = new Map<number, (reply: Reply) => void>();
+  private next = 0;
+
+  /** The running worker, or null when it cannot run (then callers extract inline). */
+  start(): Promise<Worker | null> {
+    this.worker ??= new Promise((resolve) => {
+      let worker: Worker;
+      try {
+        worker = spawn();
+      } catch {
+        return resolve(null);
+      }
+      const timer = setTimeout(() => {
+        void worker.terminate();
+        resolve(null);
+      }, STARTUP_MS);
+      worker.on('message', (m: Reply | { ready: true }) => {
+        if ('ready' in m) {
+          clearTimeout(timer);
+          worker.unref();
+          return resolve(worker);
+        }
+        this.settle(m);
+      });
+      worker.once('error', () => {
+        clearTimeout(timer);
+        resolve(null);
+      });
+      // A worker that stops leaves its work to the callers' threads, and is started anew on use.
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve(null);
+        this.worker = undefined;
+        for (const [id, done] of this.pending) done({ id, error: 'the extraction worker stopped' });
+        this.pending.clear();
+      });
+    });
+    return this.worker;
+  }
+
+  private settle(reply: Reply): void {
+    this.pending.get(reply.id)?.(reply);
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) void this.worker?.then((w) => w?.unref());
+  }
+
+  async request(texts: string[], options: ExtractOptions): Promise<Reply | null> {
+    const worker = await this.start();
+    if (!worker) return null;
+    const id = this.next++;
+    return new Promise<Reply>((resolve) => {
+      // Referenced while it owes an answer, so the process cannot end under a pending write.
+      if (this.pending.size === 0) worker.ref();
+      this.pending.set(id, resolve);
+      const request: ExtractRequest = { id, texts, options };
+      worker.postMessage(request);
+    });
+  }
+}
+
+const shared = new SharedWorker();
+
+/** Extraction in the process's worker thread; inline when the worker cannot run. */
+export class WorkerExtractor implements Extractor {
+  readonly concurrent = true;
+  private readonly inline: InlineExtractor;
+  private closed = false;
+
+  constructor(private readonly options: ExtractOptions) {
+    this.inline = new InlineExtractor(options);
+  }
+
+  async extractMany(texts: readonly string[]): Promise<Extraction[]> {
+    if (texts.length === 0) return [];
+    const reply = this.closed ? null : await shared.request([...texts], this.options);
+    // Extraction is deterministic, so work the worker could not do is done here the same way.
+    return reply && 'results' in reply ? reply.results : this.inline.extractMany(texts);
+  }
+
+  /** Whether a worker thread serves the extraction (false when it could not start). */
+  async usesWorker(): Promise<boolean> {
+    return !this.closed && (await shared.start()) !== null;
+  }
+
+  /** Stops using the worker; the shared thread stays for other users (it holds no process open). */
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The SQLite keyword channel's query plan: BM25 through FTS5, kept fast on large stores.
+ *
+ * FTS5 scores every row that matches any query term, so one common term ("team" in a sixth of a
+ * million memories) costs hundreds of milliseconds, and joining every match to `items` for the
+ * filters costs as much again. Two measures, both measured with bench/scale:
+ * - the best rows are taken from the full-text index alone, then checked against the filters;
+ *   only when too few pass does the exact joined query run (as the vector channel over-fetches);
+ * - on large stores, terms found in more than a few percent of the rows are "common": candidates
+ *   come from rows with a rarer term, and common terms still count in their score (the query
+ *   `(rare) AND (common)` scores with every term; BM25 depends on the terms, not the operators).
+ *   Rows matching only common terms are left out, as in Lucene's CommonTermsQuery.
+ * Stores under `planMinRows` rows run the one plain joined query: exact BM25, and there the
+ * fastest.
+ */
+import type { ItemFilter, ScoredId } from '../store.js';
+import type { SqliteDatabase } from './database.js';
+import { compileFilter } from './rows.js';
+import { Statements } from './statements.js';
+
+/** Where the plan changes; the defaults come from bench/scale. */
+export interface FtsPlanOptions {
+  /** Stores with fewer rows run the plain joined query. */
+  planMinRows: number;
+  /** A term is common when more rows than this fraction of the store hold it... */
+  commonFraction: number;
+  /** ...and more than this many. */
+  commonMinRows: number;
+}
+
+/** The plan's defaults. */
+export const FTS_PLAN_DEFAULTS: FtsPlanOptions = {
+  planMinRows: 20_000,
+  commonFraction: 0.01,
+  commonMinRows: 1_000,
+};
+
+/** Candidates taken from the index before filtering, as a multiple of the limit (at least FETCH_MIN). */
+const OVERFETCH = 2;
+const FETCH_MIN = 50;
+/** A cached document frequency is measured again when the store has grown or shrunk this much. */
+const DF_DRIFT = 0.2;
+
+const BM25 = 'bm25(items_fts, 2.0, 1.0, 1.0)';
+
+/** A term as an FTS5 string: always plain text (FTS5 reads the query as a C string, so no NUL). */
+function quote(term: string): string {
+  return `"${term.replaceAll('\u0000', ' ').replaceAll('"', '""')}"`;
+}
+
+interface Ranked {
+  pk: number;
+  rank: number;
+}
+
+/** BM25 keyword search with a per-connection cache of term document frequencies. */
+export class FtsSearch {
+  private readonly df = new Map<string, { df: number; rows: number }>();
+
+  private readonly sql: Statements;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly plan: FtsPlanOptions = FTS_PLAN_DEFAULTS,
+  ) {
+    this.sql = new Statements(db);
+  }
+
+  /** The best `limit` items of the filter for any of the terms, best first (score = -bm25). */
+  search(filter: ItemFilter, terms: readonly string[], limit: number): ScoredId[] {
+    if (terms.length === 0 || limit <= 0) return [];
+    const rows = this.rows();
+    if (rows < this.plan.planMinRows) return this.exact(compileFilter(filter), terms, limit);
+    const fetch = Math.max(limit * OVERFETCH, FETCH_MIN);
+    const { rare, common } = this.split(terms, limit, rows);
+    const candidates =
+      common.length === 0
+        ? this.top(rare.map(quote).join(' OR '), fetch)
+        : this.commonTerms(rare, common, fetch);
+    const where = compileFilter(filter);
+    const passed = this.keep(where, candidates);
+    // Enough passed the filter, or every candidate was examined: done. Else the filter is too
+    // selective for over-fetching and the exact joined query decides.
+    if (passed.length >= limit || candidates.length < fetch) return passed.slice(0, limit);
+    return this.exact(where, terms, limit);
+  }
+
+  /** Splits terms into rare ones (candidates come from them) and common ones (scoring only). */
+  private split(
+    terms: readonly string[],
+    limit: number,
+    rows: number,
+  ): { rare: string[]; common: string[] } {
+    const unique = [...new Set(terms)];
+    if (unique.length === 1) return { rare: unique, common: [] };
+    const cap = Math.max(this.plan.commonMinRows, rows * this.plan.commonFraction);
+    const byDf = unique
+      .map((term) => ({ term, df: this.frequency(term, rows) }))
+      .sort((a, b) => a.df - b.df);
+    const rare: string[] = [];
+    let reach = 0;
+    for (const { term, df } of byDf) {
+      // Rare terms, and then the next rarest until they can fill the answer.
+      if (df > cap && reach >= limit && rare.length > 0) break;
+      rare.push(term);
+      reach += df;
+    }
+    return { rare, common: byDf.slice(rare.length).map((t) => t.term) };
+  }
+
+  /** Rows holding a rare term, scored with every term; merged best first. */
+  private commonTerms(rare: string[], common: string[], fetch: number): Ranked[] {
+    const r = rare.map(quote).join(' OR ');
+    const c = common.map(quote).join(' OR ');
+    const scores = new Map<number, number>();
+    for (const row of this.top(r, fetch)) scores.set(row.pk, row.rank);
+    // With a common term too: the full score, which replaces the rare-only one.
+    for (const row of this.top(`(${r}) AND (${c})`, fetch)) scores.set(row.pk, row.rank);
+    return [...scores]
+      .map(([pk, rank]) => ({ pk, rank }))
+      .sort((a, b) => a.rank - b.rank || a.pk - b.pk)
+      .slice(0, fetch);
+  }
+
+  /** The index's best rows for a match expression, without touching `items`. */
+  private top(match: string, fetch: number): Ranked[] {
+    return this.sql
+      .get(
+        `SELECT rowid AS pk, ${BM25} AS rank FROM items_fts WHERE items_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
+      )
+      .all(match, fetch) as Ranked[];
+  }
+
+  /** The candidates that pass the filter, in candidate order. */
+  private keep(where: ReturnType<typeof compileFilter>, candidates: Ranked[]): ScoredId[] {
+    if (candidates.length === 0) return [];
+    const rows = this.sql
+      .get(
+        // A primary-key lookup per candidate (the planner would rather scan the space index).
+        `SELECT i.pk, i.id FROM json_each(@pks) j CROSS JOIN items i ON i.pk = j.value WHERE ${where.sql}`,
+      )
+      .all({ ...where.params, pks: JSON.stringify(candidates.map((c) => c.pk)) }) as {
+      pk: number;
+      id: string;
+    }[];
+    const ids = new Map(rows.map((r) => [r.pk, r.id]));
+    return candidates.flatMap((c) => {
+      const id = ids.get(c.pk);
+      return id === undefined ? [] : [{ id, score: -c.rank }];
+    });
+  }
+
+  /** Plain BM25 over every term, joined to the filter (exact; used when over-fetching fell short). */
+  private exact(where: ReturnType<typeof compileFilter>, terms: readonly string[], limit: number) {
+    const match = terms.map(quote).join(' OR ');
+    const rows = this.sql
+      .get(
+        `SELECT i.id AS id, ${BM25} AS rank FROM items_fts JOIN items i ON i.pk = items_fts.rowid WHERE items_fts MATCH @match AND ${where.sql} ORDER BY rank, i.pk LIMIT @limit`,
+      )
+      .all({ ...where.params, match, limit }) as { id: string; rank: number }[];
+    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  /** Rows in the store, from the largest key (cheap; deletions make it an overestimate). */
+  private rows(): number {
+    const row = this.sql.get('SELECT max(pk) AS n FROM items').get() as { n: number | null };
+    return row.n ?? 0;
+  }
+
+  /** How many rows hold a term; counted once and reused until the store size drifts. */
+  private frequency(term: string, rows: number): number {
+    const cached = this.df.get(term);
+    if (cached && Math.abs(rows - cached.rows) <= cached.rows * DF_DRIFT) return cached.df;
+    const { n } = this.sql
+      .get('SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?')
+      .get(quote(term)) as { n: number };
+    if (this.df.size > 50_000) this.df.clear();
+    this.df.set(term, { df: n, rows });
+    return n;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Read-only graph queries of the SQLite backend that scan more than an index seek: counts for
+ * `graph stats`, provenance/area/tag profiles for the hub report, and the canonical dump.
+ */
+import type {
+  GraphCounts,
+  GraphDump,
+  MentionProfile,
+  NamedCount,
+} from '../../graph/graph-store.js';
+import type { SqliteDatabase } from './database.js';
+
+/** The most used surface form (or its type) of an entity, as an SQL expression. */
+function topSurface(column: 'surface' | 'type', entity: string): string {
+  return `(SELECT s.${column} FROM graph_surfaces s WHERE s.entity_id = ${entity} ORDER BY s.n DESC, s.surface, s.type LIMIT 1)`;
+}
+
+function grouped(db: SqliteDatabase, sql: string, space: string): Record<string, number> {
+  const rows = db.prepare(sql).all(space) as { k: string | null; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.k ?? 'unknown', r.n]));
+}
+
+/** Counts of a space's graph. */
+export function graphCounts(db: SqliteDatabase, space: string): GraphCounts {
+  const entity = db
+    .prepare(
+      'SELECT count(*) AS n, coalesce(sum(mentions), 0) AS m FROM graph_entities WHERE space = ?',
+    )
+    .get(space) as { n: number; m: number };
+  const edges = db
+    .prepare(
+      'SELECT count(*) AS n FROM graph_pairs p JOIN graph_entities e ON e.id = p.a WHERE e.space = ? AND p.a < p.b',
+    )
+    .get(space) as { n: number };
+  const items = db.prepare('SELECT items FROM graph_spaces WHERE space = ?').get(space) as
+    | { items: number }
+    | undefined;
+  return {
+    entities: entity.n,
+    mentions: entity.m,
+    edges: edges.n,
+    items: items?.items ?? 0,
+    by_type: grouped(
+      db,
+      `SELECT ${topSurface('type', 'e.id')} AS k, count(*) AS n FROM graph_entities e WHERE e.space = ? GROUP BY k ORDER BY k`,
+      space,
+    ),
+    edges_by_type: grouped(
+      db,
+      `SELECT type AS k, count(*) AS n FROM (SELECT DISTINCT l.a, l.b, l.type FROM graph_links l
+         JOIN graph_entities e ON e.id = l.a WHERE e.space = ?) GROUP BY type ORDER BY type`,
+      space,
+    ),
+  };
+}
+
+interface ProfileRow {
+  source: string | null;
+  area: string;
+  tags: string;
+}
+
+/** Provenance key of a stored source: session, import, url or agent, else ''. */
+function provenance(source: string | null): string {
+  if (!source) return '';
+  try {
+    const s = JSON.parse(source) as Record<string, unknown>;
+    for (const field of ['session', 'import', 'url', 'agent'])
+      if (typeof s[field] === 'string' && s[field] !== '') return `${field}:${s[field] as string}`;
+  } catch {
+    // an unreadable source has no provenance
+  }
+  return '';
+}
+
+function ranked(counts: Map<string, number>, limit: number): NamedCount[] {
+  return [...counts]
+    .map(([name, count]) => ({ name, count }))
+    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, limit);
+}
+
+function profile(rows: readonly ProfileRow[]): MentionProfile {
+  const sources = new Map<string, number>();
+  const areas = new Map<string, number>();
+  const tags = new Map<string, number>();
+  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  for (const row of rows) {
+    bump(sources, provenance(row.source));
+    bump(areas, row.area);
+    let list: unknown = [];
+    try {
+      list = JSON.parse(row.tags);
+    } catch {
+      // no readable tags
+    }
+    if (Array.isArray(list))
+      for (const t of new Set(list)) if (typeof t === 'string') bump(tags, t);
+  }
+  return {
+    sampled: rows.length,
+    sources: ranked(sources, 20),
+    areas: ranked(areas, 50),
+    tags: ranked(tags, 50),
+  };
+}
+
+/** Profile of the newest `sample` counting items that mention an entity. */
+export function entityProfile(db: SqliteDatabase, entity: number, sample: number): MentionProfile {
+  const rows = db
+    .prepare(
+      `SELECT i.source, i.area, i.tags FROM graph_mentions m JOIN items i ON i.pk = m.item_pk
+       WHERE m.entity_id = ? AND m.counted = 1 ORDER BY m.item_pk DESC LIMIT ?`,
+    )
+    .all(entity, sample) as ProfileRow[];
+  return profile(rows);
+}
+
+/** Profile of the newest `sample` counting items of a space. */
+export function profileOfSpace(db: SqliteDatabase, space: string, sample: number): MentionProfile {
+  const rows = db
+    .prepare(
+      `SELECT source, area, tags FROM items WHERE space = ? AND coalesce(status, 'active') <> 'forgotten'
+       ORDER BY pk DESC LIMIT ?`,
+    )
+    .all(space, sample) as ProfileRow[];
+  return profile(rows);
+}
+
+/** The whole graph of a space by key and item id, canonically ordered. */
+export function dumpGraph(db: SqliteDatabase, space: string): GraphDump {
+  const entities = db
+    .prepare(
+      `SELECT e.key, ${topSurface('surface', 'e.id')} AS name, ${topSurface('type', 'e.id')} AS type,
+         e.mentions, e.degree, e.strong FROM graph_entities e WHERE e.space = ? ORDER BY e.key`,
+    )
+    .all(space) as GraphDump['entities'];
+  const mentions = (
+    db
+      .prepare(
+        `SELECT e.key, i.id AS item_id, m.surface, m.count, m.counted, m.weak FROM graph_mentions m
+         JOIN graph_entities e ON e.id = m.entity_id JOIN items i ON i.pk = m.item_pk
+         WHERE e.space = ? ORDER BY e.key, i.id`,
+      )
+      .all(space) as (Omit<GraphDump['mentions'][number], 'counted' | 'weak'> & {
+      counted: number;
+      weak: number;
+    })[]
+  ).map((m) => ({ ...m, counted: m.counted === 1, weak: m.weak === 1 }));
+  const statements = db
+    .prepare(
+      `SELECT i.id AS item_id, ea.key AS a, eb.key AS b, s.type FROM graph_statements s
+       JOIN items i ON i.pk = s.item_pk JOIN graph_entities ea ON ea.id = s.a JOIN graph_entities eb ON eb.id = s.b
+       WHERE ea.space = ? ORDER BY i.id, s.type, ea.key, eb.key`,
+    )
+    .all(space) as GraphDump['statements'];
+  const edges = db
+    .prepare(
+      `SELECT min(ea.key, eb.key) AS a, max(ea.key, eb.key) AS b, l.type, count(*) AS weight
+       FROM graph_links l JOIN graph_entities ea ON ea.id = l.a JOIN graph_entities eb ON eb.id = l.b
+       WHERE ea.space = ? GROUP BY l.a, l.b, l.type ORDER BY 1, 2, 3`,
+    )
+    .all(space) as GraphDump['edges'];
+  return { entities, mentions, statements, edges };
+}

@@ -1,0 +1,166 @@
+/**
+ * Writing item extractions into the SQLite graph: entities by key, mentions, statements, then the
+ * links the item contributes (co-mentions, statements, relations). Counts, pair weights and
+ * degrees follow by trigger (graph-schema.ts). An unchanged extraction is not rewritten.
+ */
+import type Database from 'better-sqlite3';
+
+import type { GraphDoc } from '../../graph/graph-store.js';
+import { itemLinksSql, relationLinksSql, unlinkItemSql } from './graph-schema.js';
+
+/** Prepares (or reuses) a statement on the store's connection. */
+export type Prepare = (sql: string) => Database.Statement;
+
+function statements(sql: string): string[] {
+  return sql
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+const UNLINK = statements(unlinkItemSql('@pk'));
+const ITEM_LINKS = statements(itemLinksSql('@pk'));
+const RELATION_LINKS = [
+  ...statements(relationLinksSql('r.from_id = @id AND r.space = @space')),
+  ...statements(relationLinksSql('r.to_id = @id AND r.space = @space')),
+];
+
+/** What the writes of one batch share inside its transaction. */
+export interface WriteContext {
+  prepare: Prepare;
+  space: string;
+  extractor: number;
+  /** Entity ids by key, learned in this batch (dropped whenever an entity may have gone). */
+  entities: Map<string, number>;
+  /** Items of the batch that take part in some relation. */
+  related: ReadonlySet<string>;
+}
+
+/** The context of one batch of writes: one query finds which items have relations. */
+export function writeContext(
+  prepare: Prepare,
+  space: string,
+  extractor: number,
+  ids: readonly string[],
+): WriteContext {
+  const rows = prepare(
+    `SELECT from_id AS id FROM relations WHERE from_id IN (SELECT value FROM json_each(@ids)) AND space = @space
+     UNION SELECT to_id FROM relations WHERE to_id IN (SELECT value FROM json_each(@ids)) AND space = @space`,
+  ).all({ ids: JSON.stringify(ids), space }) as { id: string }[];
+  return {
+    prepare,
+    space,
+    extractor,
+    entities: new Map(),
+    related: new Set(rows.map((r) => r.id)),
+  };
+}
+
+/**
+ * Replaces the stored extraction of one item inside the caller's transaction; false when the item
+ * is gone or at another version (a newer write carries its extraction).
+ */
+export function writeExtraction(ctx: WriteContext, doc: GraphDoc): boolean {
+  const { prepare, space, extractor } = ctx;
+  const item = prepare(
+    `SELECT i.pk, i.version, i.status, g.item_pk AS extracted FROM items i
+       LEFT JOIN graph_items g ON g.item_pk = i.pk WHERE i.id = ? AND i.space = ?`,
+  ).get(doc.item_id, space) as
+    | { pk: number; version: number; status: string | null; extracted: number | null }
+    | undefined;
+  if (!item || item.version !== doc.version) return false;
+  const { pk } = item;
+  const fresh = item.extracted === null;
+  const changed = fresh
+    ? doc.extraction.entities.length > 0
+    : signature(prepare, pk) !== signatureOf(doc);
+  if (changed) replaceExtraction(ctx, pk, item.status !== 'forgotten', doc, fresh);
+  prepare(
+    `INSERT INTO graph_items(item_pk, space, version, extractor, truncated) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(item_pk) DO UPDATE SET version = excluded.version, extractor = excluded.extractor, truncated = excluded.truncated`,
+  ).run(pk, space, doc.version, extractor, doc.extraction.truncated ? 1 : 0);
+  return true;
+}
+
+/** A text form of the stored extraction, to skip rewriting one that did not change. */
+function signature(prepare: Prepare, pk: number): string {
+  const mentions = prepare(
+    `SELECT e.key, m.surface, m.type, m.count, m.weak FROM graph_mentions m
+       JOIN graph_entities e ON e.id = m.entity_id WHERE m.item_pk = ? ORDER BY e.key`,
+  ).all(pk) as { key: string; surface: string; type: string; count: number; weak: number }[];
+  const stated = prepare(
+    `SELECT ea.key AS a, eb.key AS b, s.type FROM graph_statements s
+       JOIN graph_entities ea ON ea.id = s.a JOIN graph_entities eb ON eb.id = s.b WHERE s.item_pk = ?`,
+  ).all(pk) as { a: string; b: string; type: string }[];
+  return signatureParts(
+    mentions.map((m) => [m.key, m.surface, m.type, String(m.count), String(m.weak === 1)]),
+    stated.map((s) => [s.type, s.a, s.b]),
+  );
+}
+
+function replaceExtraction(
+  ctx: WriteContext,
+  pk: number,
+  counted: boolean,
+  doc: GraphDoc,
+  fresh: boolean,
+): void {
+  const { prepare, space } = ctx;
+  if (!fresh) {
+    // Deleting mentions may delete entities: ids learned so far may no longer exist.
+    ctx.entities.clear();
+    for (const sql of UNLINK) prepare(sql).run({ pk });
+    prepare('DELETE FROM graph_statements WHERE item_pk = ?').run(pk);
+    prepare('DELETE FROM graph_mentions WHERE item_pk = ?').run(pk);
+  }
+  const ids = new Map<string, number>();
+  for (const e of doc.extraction.entities) {
+    const id = entityId(ctx, e.key);
+    ids.set(e.key, id);
+    prepare(
+      'INSERT INTO graph_mentions(entity_id, item_pk, surface, type, count, counted, weak) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(id, pk, e.surface, e.type, e.count, counted ? 1 : 0, e.weak ? 1 : 0);
+  }
+  for (const s of doc.extraction.statements) {
+    const a = ids.get(s.a);
+    const b = ids.get(s.b);
+    if (a === undefined || b === undefined || a === b) continue;
+    prepare('INSERT OR IGNORE INTO graph_statements(item_pk, a, b, type) VALUES (?, ?, ?, ?)').run(
+      pk,
+      a,
+      b,
+      s.type,
+    );
+  }
+  if (!counted) return;
+  if (ids.size > 1 || doc.extraction.statements.length > 0)
+    for (const sql of ITEM_LINKS) prepare(sql).run({ pk });
+  const id = doc.item_id;
+  if (ctx.related.has(id)) for (const sql of RELATION_LINKS) prepare(sql).run({ id, space });
+}
+
+function entityId(ctx: WriteContext, key: string): number {
+  const known = ctx.entities.get(key);
+  if (known !== undefined) return known;
+  const row = ctx
+    .prepare(
+      `INSERT INTO graph_entities(space, key) VALUES (?, ?)
+       ON CONFLICT(space, key) DO UPDATE SET key = excluded.key RETURNING id`,
+    )
+    .get(ctx.space, key) as { id: number };
+  ctx.entities.set(key, row.id);
+  return row.id;
+}
+
+function signatureParts(mentions: string[][], stated: string[][]): string {
+  const m = mentions.map((p) => p.join('\u0001')).sort();
+  const s = stated.map((p) => p.join('\u0001')).sort();
+  return `${m.join('\u0002')}\u0003${s.join('\u0002')}`;
+}
+
+function signatureOf(doc: GraphDoc): string {
+  return signatureParts(
+    doc.extraction.entities.map((e) => [e.key, e.surface, e.type, String(e.count), String(e.weak)]),
+    doc.extraction.statements.map((s) => [s.type, s.a, s.b]),
+  );
+}

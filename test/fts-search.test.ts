@@ -1,0 +1,129 @@
+/**
+ * The keyword channel's plan for large stores (src/store/sqlite/fts-search.ts), forced on small
+ * stores: over-fetching from the full-text index then filtering gives exactly the plain BM25
+ * answer, a filter too selective for over-fetching falls back to it, and common terms only
+ * score rows that hold a rarer term, with the same scores plain BM25 gives those rows.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { STATUSES } from '../src/core/types.js';
+import { FTS_PLAN_DEFAULTS, FtsSearch } from '../src/store/sqlite/fts-search.js';
+import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { ItemFilter } from '../src/store/store.js';
+import { draft, seeded, T0 } from './fixtures/store-records.js';
+
+const WORDS =
+  'apple birch cedar delta ember fjord glade heron iris juniper kestrel lotus maple'.split(' ');
+let store: SqliteStore | undefined;
+let dir: string | undefined;
+
+afterEach(async () => {
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  store = undefined;
+});
+
+const all = (extra: Partial<ItemFilter> = {}): ItemFilter => ({
+  space: 'default',
+  statuses: STATUSES,
+  ...extra,
+});
+
+/** 600 items: every body has "team" (common), most a few rarer words; some are tagged. */
+async function fill(): Promise<SqliteStore> {
+  dir = mkdtempSync(join(tmpdir(), 'engram-fts-'));
+  store = openSqliteStore({ path: join(dir, 'engram.db') });
+  const random = seeded(5);
+  const drafts = Array.from({ length: 600 }, (_, i) => {
+    const words = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+      random() < 0.15
+        ? WORDS[Math.floor(random() * WORDS.length)]!
+        : `w${Math.floor(random() * 400)}`,
+    );
+    const body =
+      i % 5 === 0
+        ? `team team meeting ${i}`
+        : `${words.join(' ')}${i % 20 === 1 ? ' heron' : ''} with the team ${i}`;
+    return draft({ body, created_at: T0 + i, tags: i % 97 === 3 ? ['rare'] : [] });
+  });
+  await store.createItems(drafts);
+  return store;
+}
+
+/** The plain answer: one joined BM25 query over every term (the plan's small-store path). */
+function plain(s: SqliteStore): FtsSearch {
+  return new FtsSearch(s.connection, { ...FTS_PLAN_DEFAULTS, planMinRows: Infinity });
+}
+
+describe('keyword plan for large stores', () => {
+  it('over-fetches from the index, then filters: the same hits and scores as plain BM25', async () => {
+    const s = await fill();
+    const planned = new FtsSearch(s.connection, {
+      planMinRows: 0,
+      commonFraction: 1,
+      commonMinRows: Infinity,
+    });
+    const random = seeded(6);
+    for (let q = 0; q < 30; q++) {
+      const terms = [WORDS[q % WORDS.length]!, `w${Math.floor(random() * 400)}`, 'team'];
+      expect(planned.search(all(), terms, 10)).toEqual(plain(s).search(all(), terms, 10));
+    }
+  });
+
+  it('falls back to the joined query when the filter is too selective for over-fetching', async () => {
+    const s = await fill();
+    const planned = new FtsSearch(s.connection, {
+      planMinRows: 0,
+      commonFraction: 1,
+      commonMinRows: Infinity,
+    });
+    const filter = all({ tags: ['rare'] });
+    const want = plain(s).search(filter, ['team'], 5);
+    expect(want).toHaveLength(5);
+    expect(planned.search(filter, ['team'], 5)).toEqual(want);
+  });
+
+  it('lets common terms score rows with a rarer term, and leaves rows with only common terms out', async () => {
+    const s = await fill();
+    const planned = new FtsSearch(s.connection, {
+      planMinRows: 0,
+      commonFraction: 0.5,
+      commonMinRows: 1,
+    });
+    const terms = ['heron', 'team'];
+    const got = planned.search(all(), terms, 20);
+    const full = new Map(
+      plain(s)
+        .search(all(), terms, 1000)
+        .map((h) => [h.id, h.score]),
+    );
+    const withHeron = new Set(
+      plain(s)
+        .search(all(), ['heron'], 1000)
+        .map((h) => h.id),
+    );
+    expect(withHeron.size).toBeGreaterThan(20);
+    expect(got).toHaveLength(20);
+    for (const hit of got) {
+      expect(withHeron.has(hit.id)).toBe(true);
+      expect(hit.score).toBeCloseTo(full.get(hit.id)!, 10);
+    }
+    const best = [...full].filter(([id]) => withHeron.has(id)).sort((a, b) => b[1] - a[1]);
+    expect(got.map((h) => h.id)).toEqual(best.slice(0, got.length).map(([id]) => id));
+  });
+
+  it('searches FTS syntax in terms as plain text on the planned path too', async () => {
+    const s = await fill();
+    const planned = new FtsSearch(s.connection, {
+      planMinRows: 0,
+      commonFraction: 0.5,
+      commonMinRows: 1,
+    });
+    for (const weird of ['"', 'NEAR(', 'team*', 'AND', '^', 'a:b', '\u0000'])
+      expect(() => planned.search(all(), [weird, 'team', 'heron'], 5)).not.toThrow();
+  });
+});
