@@ -2,18 +2,10 @@
  * A reproducible corpus of realistic agent-memory sentences (people, services, rules, routines,
  * procedures) and queries over the same vocabulary, from a seeded generator.
  */
+import { mulberry32 } from '../lib/random.js';
 
-/** A small seeded PRNG (mulberry32), so every run stores the same sentences. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded generator shared by every synthetic corpus. */
+export const rng = mulberry32;
 
 const PEOPLE = [
   'Alex',

@@ -3,6 +3,7 @@
  * vocabulary of people, services and topics, and conversation messages about them (questions,
  * statements, small talk), so the analysis, search and relevance stages do realistic work.
  */
+import { mulberry32 } from '../lib/random.js';
 
 const PEOPLE = [
   'Alice',
@@ -151,17 +152,8 @@ const STATEMENTS = [
   (p: string, s: string) => `${p} asked me to check ${s} before the release.`,
 ];
 
-/** A small deterministic pseudo-random generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded generator shared by every synthetic corpus. */
+export const rng = mulberry32;
 
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;

@@ -4,6 +4,7 @@
  * drawn from the controlled vocabulary with a seeded PRNG (the same seed gives the same store).
  * Popular entities recur far more often than rare ones (a Zipf-like draw), as in real notes.
  */
+import { mulberry32 } from '../lib/random.js';
 import * as V from './vocabulary.js';
 
 /** A memory as given to `rememberMany`. */
@@ -14,17 +15,8 @@ export interface SyntheticMemory {
   tags: string[];
 }
 
-/** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded generator shared by every synthetic corpus. */
+export const prng = mulberry32;
 
 const cap = (s: string) =>
   s.replace(/(^|\s)(\p{L})/gu, (_m, sp: string, c: string) => sp + c.toUpperCase());

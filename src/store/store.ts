@@ -119,6 +119,28 @@ export interface CreateOutcome {
   created: boolean;
 }
 
+/** Item columns a mutation may patch; every backend applies exactly these. */
+export const PATCHABLE_COLUMNS: ReadonlySet<string> = new Set([
+  'area',
+  'kind',
+  'title',
+  'body',
+  'body_hash',
+  'tags',
+  'importance',
+  'pinned',
+  'status',
+  'strength',
+  'source',
+  'updated_at',
+  'access_count',
+  'last_accessed_at',
+  'use_count',
+  'last_used_at',
+  'prior',
+  'vector_state',
+]);
+
 /** A change to one item inside a mutation. */
 export interface ItemChange {
   id: string;

@@ -5,15 +5,16 @@
  * locking read and the writes.
  */
 import { EngramError } from '../../errors/errors.js';
-import type {
-  CreateOutcome,
-  ItemChange,
-  ItemDraft,
-  ItemRecord,
-  MutationPlan,
-  RelationRecord,
-  StatusEventRecord,
-  VectorWrite,
+import {
+  type CreateOutcome,
+  type ItemChange,
+  type ItemDraft,
+  type ItemRecord,
+  type MutationPlan,
+  PATCHABLE_COLUMNS,
+  type RelationRecord,
+  type StatusEventRecord,
+  type VectorWrite,
 } from '../store.js';
 import type { Queryable } from './database.js';
 import { lockKey } from './migrations.js';
@@ -235,26 +236,7 @@ export async function createItems(
   });
 }
 
-const PATCHABLE = new Set([
-  'area',
-  'kind',
-  'title',
-  'body',
-  'body_hash',
-  'tags',
-  'importance',
-  'pinned',
-  'status',
-  'strength',
-  'source',
-  'updated_at',
-  'access_count',
-  'last_accessed_at',
-  'use_count',
-  'last_used_at',
-  'prior',
-  'vector_state',
-]);
+const PATCHABLE = PATCHABLE_COLUMNS;
 
 /** Writes (or clears, with 'pending') one item's vector and keeps vector_state in step. */
 export async function writeVector(

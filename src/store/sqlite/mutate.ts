@@ -1,29 +1,9 @@
 /** Applies a mutation plan inside the SQLite store's write transaction. */
 import { EngramError } from '../../errors/errors.js';
-import type { ItemChange, ItemRecord, MutationPlan, RelationRecord } from '../store.js';
+import { type ItemChange, type ItemRecord, type MutationPlan, PATCHABLE_COLUMNS as PATCHABLE, type RelationRecord } from '../store.js';
 import { itemColumns, itemFromRow, type ItemRow, relationFromRow } from './rows.js';
 import type { SqliteStore } from './sqlite-store.js';
 
-const PATCHABLE = new Set([
-  'area',
-  'kind',
-  'title',
-  'body',
-  'body_hash',
-  'tags',
-  'importance',
-  'pinned',
-  'status',
-  'strength',
-  'source',
-  'updated_at',
-  'access_count',
-  'last_accessed_at',
-  'use_count',
-  'last_used_at',
-  'prior',
-  'vector_state',
-]);
 
 /** Reads the items, runs the plan, writes its changes; runs inside the caller's transaction. */
 export function applyMutation(
