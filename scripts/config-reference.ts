@@ -14,7 +14,9 @@ interface Def {
   entries?: Record<string, string>;
   element?: unknown;
   options?: unknown[];
-  checks?: { _zod?: { def?: { check?: string; value?: unknown; inclusive?: boolean; format?: string } } }[];
+  checks?: {
+    _zod?: { def?: { check?: string; value?: unknown; inclusive?: boolean; format?: string } };
+  }[];
 }
 
 const node = (s: unknown) => (s as { def?: Def }).def ?? {};
@@ -25,9 +27,12 @@ function unwrap(schema: unknown): { core: unknown; def: unknown; optional: boole
   let optional = false;
   for (let i = 0; i < 10; i++) {
     const d = node(current);
-    if (d.type === 'default' || d.type === 'prefault') def ??= typeof d.defaultValue === 'function' ? (d.defaultValue as () => unknown)() : d.defaultValue;
+    if (d.type === 'default' || d.type === 'prefault')
+      def ??=
+        typeof d.defaultValue === 'function' ? (d.defaultValue as () => unknown)() : d.defaultValue;
     if (d.type === 'optional') optional = true;
-    if (['default', 'prefault', 'optional', 'nullable', 'pipe'].includes(d.type ?? '')) current = d.innerType ?? d.in;
+    if (['default', 'prefault', 'optional', 'nullable', 'pipe'].includes(d.type ?? ''))
+      current = d.innerType ?? d.in;
     else break;
   }
   return { core: current, def, optional };
@@ -37,11 +42,21 @@ function describe(schema: unknown): string {
   const d = node(schema);
   const checks = (d.checks ?? []).map((c) => c._zod?.def).filter(Boolean);
   const bounds = checks
-    .map((c) => (c!.check === 'greater_than' ? `${c!.inclusive ? '≥' : '>'} ${String(c!.value)}` : c!.check === 'less_than' ? `${c!.inclusive ? '≤' : '<'} ${String(c!.value)}` : c!.check === 'number_format' ? 'integer' : ''))
+    .map((c) =>
+      c!.check === 'greater_than'
+        ? `${c!.inclusive ? '≥' : '>'} ${String(c!.value)}`
+        : c!.check === 'less_than'
+          ? `${c!.inclusive ? '≤' : '<'} ${String(c!.value)}`
+          : c!.check === 'number_format'
+            ? 'integer'
+            : '',
+    )
     .filter(Boolean);
   switch (d.type) {
     case 'enum':
-      return `one of ${Object.values(d.entries ?? {}).map((v) => `\`${v}\``).join(', ')}`;
+      return `one of ${Object.values(d.entries ?? {})
+        .map((v) => `\`${v}\``)
+        .join(', ')}`;
     case 'array':
       return `list of ${describe(unwrap(d.element).core)}`;
     case 'number':
@@ -82,7 +97,7 @@ const out: string[] = [
   'engram reads one YAML file (`--config FILE`, else `$ENGRAM_CONFIG`, else defaults only), then `ENGRAM_*`',
   'environment overrides (named after the key path; values parsed as YAML scalars), then values given to',
   '`createEngram({config})`. Unknown keys, wrong types and values outside a rule stop engram with an error naming',
-  'the key and the rule. Relative paths in the file resolve against the file\'s directory. `store.path` defaults to',
+  "the key and the rule. Relative paths in the file resolve against the file's directory. `store.path` defaults to",
   '`$XDG_DATA_HOME/engram/engram.db` (`~/.local/share/engram/engram.db`), `embedder.cache_dir` to',
   '`$XDG_CACHE_HOME/engram` (`~/.cache/engram`). A running process keeps the configuration it loaded.',
   '',

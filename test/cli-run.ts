@@ -15,11 +15,19 @@ export interface CliResult {
 }
 
 /** Runs `engram ...args` with a bounded lifetime; stdin is closed unless `input` is given. */
-export function runCli(args: readonly string[], options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENGRAM_EMBEDDER_CACHE_DIR: testCacheDir(), ...options.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        ENGRAM_EMBEDDER_CACHE_DIR: testCacheDir(),
+        ...options.env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-run.js';
 import { tempDir } from './helpers.js';
 
-function setup(): { dir: string; config: string; cli: (args: string[], input?: string) => ReturnType<typeof runCli> } {
+function setup(): {
+  dir: string;
+  config: string;
+  cli: (args: string[], input?: string) => ReturnType<typeof runCli>;
+} {
   const dir = tempDir();
   const config = join(dir, 'engram.yaml');
   writeFileSync(config, `store:\n  path: ${join(dir, 'engram.db')}\n`);
@@ -16,10 +20,23 @@ function setup(): { dir: string; config: string; cli: (args: string[], input?: s
 describe('engram CLI (built binary)', () => {
   it('remembers, searches with --json printing exactly the recall envelope, gets and lists', async () => {
     const { cli } = setup();
-    const a = await cli(['--json', 'remember', 'Alex prefers TypeScript over Python', '--kind', 'preference', '--tag', 'lang', '--area', 'people/alex']);
+    const a = await cli([
+      '--json',
+      'remember',
+      'Alex prefers TypeScript over Python',
+      '--kind',
+      'preference',
+      '--tag',
+      'lang',
+      '--area',
+      'people/alex',
+    ]);
     expect(a.code).toBe(0);
     const id = (JSON.parse(a.stdout) as { memory: { id: string } }).memory.id;
-    const b = await cli(['remember', '-', '--kind', 'fact'], 'The billing database is PostgreSQL 15 on port 5433');
+    const b = await cli(
+      ['remember', '-', '--kind', 'fact'],
+      'The billing database is PostgreSQL 15 on port 5433',
+    );
     expect(b.code).toBe(0);
     expect(b.stdout).toMatch(/^remembered: [0-9A-Z]{26}\n$/);
     const search = await cli(['search', 'which language does Alex like', '-k', '5', '--json']);
@@ -32,7 +49,9 @@ describe('engram CLI (built binary)', () => {
     expect(human.stdout).toContain('The billing databas');
     const got = await cli(['get', id]);
     expect(got.stdout).toContain('people/alex');
-    const listed = JSON.parse((await cli(['--json', 'list', '--kind', 'fact'])).stdout) as { items: { kind: string }[] };
+    const listed = JSON.parse((await cli(['--json', 'list', '--kind', 'fact'])).stdout) as {
+      items: { kind: string }[];
+    };
     expect(listed.items.map((i) => i.kind)).toEqual(['fact']);
   });
 
@@ -48,8 +67,14 @@ describe('engram CLI (built binary)', () => {
 
   it('revises, shows history, forgets, restores, pins, moves, tags and purges', async () => {
     const { cli } = setup();
-    const id = (JSON.parse((await cli(['--json', 'remember', 'The API listens on 8080'])).stdout) as { memory: { id: string } }).memory.id;
-    expect((await cli(['revise', id, 'The API listens on 9090', '--reason', 'moved'])).stdout).toContain('version 2');
+    const id = (
+      JSON.parse((await cli(['--json', 'remember', 'The API listens on 8080'])).stdout) as {
+        memory: { id: string };
+      }
+    ).memory.id;
+    expect(
+      (await cli(['revise', id, 'The API listens on 9090', '--reason', 'moved'])).stdout,
+    ).toContain('version 2');
     const history = await cli(['history', id]);
     expect(history.stdout).toMatch(/v1 .*\n\s+The API listens on 8080/);
     expect(history.stdout).toMatch(/v2 .*moved/);
@@ -60,7 +85,13 @@ describe('engram CLI (built binary)', () => {
     expect((await cli(['move', id, 'projects/api'])).code).toBe(0);
     expect((await cli(['tag', id, '--add', 'net,ports'])).stdout).toContain('net, ports');
     const m = JSON.parse((await cli(['--json', 'get', id])).stdout) as Record<string, unknown>;
-    expect(m).toMatchObject({ pinned: true, area: 'projects/api', tags: ['net', 'ports'], status: 'active', version: 2 });
+    expect(m).toMatchObject({
+      pinned: true,
+      area: 'projects/api',
+      tags: ['net', 'ports'],
+      status: 'active',
+      version: 2,
+    });
     expect((await cli(['purge', id])).code).toBe(2);
     expect((await cli(['purge', id, '--yes'])).code).toBe(0);
     expect((await cli(['get', id])).code).toBe(3);
@@ -92,7 +123,26 @@ describe('engram CLI (built binary)', () => {
   });
 
   it('has --help on every command', async () => {
-    const commands = ['init', 'remember', 'get', 'list', 'revise', 'forget', 'restore', 'purge', 'pin', 'unpin', 'move', 'tag', 'history', 'search', 'import', 'export', 'status', 'models'];
+    const commands = [
+      'init',
+      'remember',
+      'get',
+      'list',
+      'revise',
+      'forget',
+      'restore',
+      'purge',
+      'pin',
+      'unpin',
+      'move',
+      'tag',
+      'history',
+      'search',
+      'import',
+      'export',
+      'status',
+      'models',
+    ];
     for (const command of commands) {
       const r = await runCli([command, '--help']);
       expect(r.code, command).toBe(0);
@@ -103,7 +153,16 @@ describe('engram CLI (built binary)', () => {
   it('imports JSONL with per-line errors, is idempotent on re-run, and round-trips through export', async () => {
     const { cli, dir } = setup();
     const file = join(dir, 'in.jsonl');
-    writeFileSync(file, ['{"body":"first memory about rust"}', '{not json', '{"body":""}', '', '{"body":"second memory about go","kind":"fact","tags":["lang"]}'].join('\n'));
+    writeFileSync(
+      file,
+      [
+        '{"body":"first memory about rust"}',
+        '{not json',
+        '{"body":""}',
+        '',
+        '{"body":"second memory about go","kind":"fact","tags":["lang"]}',
+      ].join('\n'),
+    );
     const first = await cli(['import', file]);
     expect(first.code).toBe(10);
     expect(first.stderr).toMatch(/line 2: not valid JSON/);
@@ -132,7 +191,9 @@ describe('engram CLI (built binary)', () => {
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'engram.yaml'), 'utf8')).toContain('mem.db');
     expect((await runCli(['init'], { cwd: dir })).code).toBe(4);
-    const status = JSON.parse((await runCli(['--config', join(dir, 'engram.yaml'), '--json', 'status'])).stdout) as { store: { location: string }; published_model: { id: string } };
+    const status = JSON.parse(
+      (await runCli(['--config', join(dir, 'engram.yaml'), '--json', 'status'])).stdout,
+    ) as { store: { location: string }; published_model: { id: string } };
     expect(status.store.location).toBe(join(dir, 'mem.db'));
     expect(status.published_model.id).toMatch(/^static:/);
   });

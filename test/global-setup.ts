@@ -23,10 +23,20 @@ export default async function setup(): Promise<void> {
 /** Compiles src/ to dist/. Type errors are reported by `npm run typecheck`; tsc still emits then. */
 function buildDist(): void {
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        join(root, 'tsconfig.build.json'),
+      ],
+      { stdio: 'pipe' },
+    );
   } catch (err) {
     const out = String((err as { stdout?: Buffer }).stdout ?? '');
     if ((err as { status?: number }).status !== 2) throw err;
-    process.stderr.write(`global setup: dist built with type errors (npm run typecheck reports them):\n${out.slice(0, 2000)}\n`);
+    process.stderr.write(
+      `global setup: dist built with type errors (npm run typecheck reports them):\n${out.slice(0, 2000)}\n`,
+    );
   }
 }

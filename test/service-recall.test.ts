@@ -8,11 +8,30 @@ import { testCacheDir } from './cache-dir.js';
 import { testEngram } from './helpers.js';
 
 const FACTS: RememberInput[] = [
-  { body: 'Alex prefers TypeScript over Python for backend services.', kind: 'preference', area: 'people/alex', tags: ['lang'] },
-  { body: 'The billing service stores invoices in PostgreSQL.', kind: 'fact', area: 'projects/billing', tags: ['db'] },
-  { body: 'Never deploy billing on Fridays.', kind: 'rule', area: 'projects/billing', pinned: true },
+  {
+    body: 'Alex prefers TypeScript over Python for backend services.',
+    kind: 'preference',
+    area: 'people/alex',
+    tags: ['lang'],
+  },
+  {
+    body: 'The billing service stores invoices in PostgreSQL.',
+    kind: 'fact',
+    area: 'projects/billing',
+    tags: ['db'],
+  },
+  {
+    body: 'Never deploy billing on Fridays.',
+    kind: 'rule',
+    area: 'projects/billing',
+    pinned: true,
+  },
   { body: 'The kitten slept on the rug all afternoon.', kind: 'note', area: 'home' },
-  { body: 'Quarterly planning happens in the first week of January.', kind: 'note', area: 'projectsX' },
+  {
+    body: 'Quarterly planning happens in the first week of January.',
+    kind: 'note',
+    area: 'projectsX',
+  },
 ];
 
 async function seeded(options: Parameters<typeof testEngram>[0] = {}) {
@@ -38,13 +57,26 @@ function neverAnsweringEmbedder(): Embedder {
 describe('recall', () => {
   it('returns the §3.5 envelope with per-channel ranks', async () => {
     const { engram, ids } = await seeded();
-    const result = await engram.recall({ query: 'which language does Alex like for backend work?' });
+    const result = await engram.recall({
+      query: 'which language does Alex like for backend work?',
+    });
     expect(Object.keys(result).sort()).toEqual(['decision', 'degraded', 'hits', 'timings_ms']);
     expect(result.decision).toEqual({ state: 'off' });
     expect(result.degraded).toEqual([]);
     const top = result.hits[0]!;
     expect(top.id).toBe(ids[0]);
-    expect(Object.keys(top).sort()).toEqual(['area', 'body', 'channels', 'id', 'importance', 'kind', 'score', 'status', 'title', 'updated_at']);
+    expect(Object.keys(top).sort()).toEqual([
+      'area',
+      'body',
+      'channels',
+      'id',
+      'importance',
+      'kind',
+      'score',
+      'status',
+      'title',
+      'updated_at',
+    ]);
     expect(top.channels).toMatchObject({ keyword: 1, vector: 1 });
     expect(result.hits.length).toBeLessThanOrEqual(5);
     expect(result.timings_ms.total).toBeGreaterThanOrEqual(0);
@@ -58,7 +90,18 @@ describe('recall', () => {
     expect(result.hits[0]?.channels.vector).toBe(1);
   });
 
-  it.each(['"unbalanced', 'NEAR(billing', 'billing AND OR NOT', 'bill*', '-deploy', 'title:billing', '^', '"', '((()', 'a:b:c "x" * ^ - + ~ NEAR( AND'])('treats FTS syntax as plain text: %s', async (query) => {
+  it.each([
+    '"unbalanced',
+    'NEAR(billing',
+    'billing AND OR NOT',
+    'bill*',
+    '-deploy',
+    'title:billing',
+    '^',
+    '"',
+    '((()',
+    'a:b:c "x" * ^ - + ~ NEAR( AND',
+  ])('treats FTS syntax as plain text: %s', async (query) => {
     const { engram } = await seeded();
     const result = await engram.recall({ query });
     expect(Array.isArray(result.hits)).toBe(true);
@@ -76,17 +119,29 @@ describe('recall', () => {
     expect(tags.hits.map((h) => h.id)).toEqual([ids[1]]);
     const pinned = await engram.recall({ query: q, pinned: true });
     expect(pinned.hits.map((h) => h.id)).toEqual([ids[2]]);
-    const candidate = (await engram.remember({ body: 'Billing might move to a new region.', status: 'candidate' })).memory;
-    expect((await engram.recall({ query: 'billing region', k: 10 })).hits.map((h) => h.id)).not.toContain(candidate.id);
-    expect((await engram.recall({ query: 'billing region', statuses: ['candidate'] })).hits.map((h) => h.id)).toEqual([candidate.id]);
+    const candidate = (
+      await engram.remember({ body: 'Billing might move to a new region.', status: 'candidate' })
+    ).memory;
+    expect(
+      (await engram.recall({ query: 'billing region', k: 10 })).hits.map((h) => h.id),
+    ).not.toContain(candidate.id);
+    expect(
+      (await engram.recall({ query: 'billing region', statuses: ['candidate'] })).hits.map(
+        (h) => h.id,
+      ),
+    ).toEqual([candidate.id]);
     const future = await engram.recall({ query: q, created_after: '2999-01-01T00:00:00Z' });
     expect(future.hits).toEqual([]);
   });
 
   it('honours k, widens the pool for a large k, and refuses k above the retrieval cap', async () => {
     const { engram } = await seeded();
-    expect((await engram.recall({ query: 'billing Alex kitten planning deploy', k: 2 })).hits).toHaveLength(2);
-    expect((await engram.recall({ query: 'billing Alex kitten planning deploy', k: 50 })).hits.length).toBeGreaterThanOrEqual(4);
+    expect(
+      (await engram.recall({ query: 'billing Alex kitten planning deploy', k: 2 })).hits,
+    ).toHaveLength(2);
+    expect(
+      (await engram.recall({ query: 'billing Alex kitten planning deploy', k: 50 })).hits.length,
+    ).toBeGreaterThanOrEqual(4);
     const err = await engram.recall({ query: 'x', k: 201 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngramError);
     expect((err as EngramError).details.field).toBe('k');
@@ -113,7 +168,10 @@ describe('recall', () => {
   });
 
   it('degrades to keyword when the query embedding misses the semantic budget, and stores writes vector-pending', async () => {
-    const engram = testEngram({ embedder: neverAnsweringEmbedder(), config: { recall: { semantic_budget_ms: 50 }, embedder: { write_budget_ms: 50 } } });
+    const engram = testEngram({
+      embedder: neverAnsweringEmbedder(),
+      config: { recall: { semantic_budget_ms: 50 }, embedder: { write_budget_ms: 50 } },
+    });
     const { memory } = await engram.remember({ body: 'Redis caches the session tokens.' });
     expect(memory.vector).toBe('pending');
     const result = await engram.recall({ query: 'redis session' });
@@ -122,7 +180,10 @@ describe('recall', () => {
   });
 
   it('fills vector-pending items with the backfill pass', async () => {
-    const engram = testEngram({ embedder: neverAnsweringEmbedder(), config: { embedder: { write_budget_ms: 20 } } });
+    const engram = testEngram({
+      embedder: neverAnsweringEmbedder(),
+      config: { embedder: { write_budget_ms: 20 } },
+    });
     const dir = (await engram.status()).store.location;
     const { memory } = await engram.remember({ body: 'The cat sat on the mat.' });
     expect(memory.vector).toBe('pending');
@@ -130,6 +191,8 @@ describe('recall', () => {
     const reopened = testEngram({ config: { store: { path: dir } } });
     expect(await reopened.backfill()).toBe(1);
     expect((await reopened.get(memory.id)).vector).toBe('ready');
-    expect((await reopened.recall({ query: 'kitten resting on a rug' })).hits[0]?.channels.vector).toBe(1);
+    expect(
+      (await reopened.recall({ query: 'kitten resting on a rug' })).hits[0]?.channels.vector,
+    ).toBe(1);
   });
 });

@@ -16,9 +16,22 @@ async function failure(promise: Promise<unknown>): Promise<EngramError> {
 describe('remember', () => {
   it('stores an item with defaults, its first version and a vector', async () => {
     const engram = testEngram();
-    const { memory, created } = await engram.remember({ body: 'The deploy key lives in the ops vault.', kind: 'fact', tags: ['ops', 'ops'] });
+    const { memory, created } = await engram.remember({
+      body: 'The deploy key lives in the ops vault.',
+      kind: 'fact',
+      tags: ['ops', 'ops'],
+    });
     expect(created).toBe(true);
-    expect(memory).toMatchObject({ kind: 'fact', area: 'general', status: 'active', importance: 0.5, pinned: false, version: 1, tags: ['ops'], vector: 'ready' });
+    expect(memory).toMatchObject({
+      kind: 'fact',
+      area: 'general',
+      status: 'active',
+      importance: 0.5,
+      pinned: false,
+      version: 1,
+      tags: ['ops'],
+      vector: 'ready',
+    });
     expect(memory.id).toMatch(/^[0-9A-Z]{26}$/);
     const history = await engram.history(memory.id);
     expect(history.versions.map((v) => v.body)).toEqual(['The deploy key lives in the ops vault.']);
@@ -31,7 +44,11 @@ describe('remember', () => {
     expect(again).toMatchObject({ created: false, memory: { id: first.memory.id } });
     const otherKind = await engram.remember({ body: 'Alex prefers tea.', kind: 'fact' });
     expect(otherKind.created).toBe(true);
-    const otherSpace = await engram.remember({ body: 'Alex prefers tea.', kind: 'preference', space: 'team' });
+    const otherSpace = await engram.remember({
+      body: 'Alex prefers tea.',
+      kind: 'preference',
+      space: 'team',
+    });
     expect(otherSpace.created).toBe(true);
   });
 
@@ -68,9 +85,17 @@ describe('remember', () => {
 
   it('rememberMany: a bad item fails alone and the rest are stored', async () => {
     const engram = testEngram();
-    const results = await engram.rememberMany([{ body: 'first good one' }, { body: '' }, { body: 'second good one', kind: 'nope' }, { body: 'third good one' }]);
+    const results = await engram.rememberMany([
+      { body: 'first good one' },
+      { body: '' },
+      { body: 'second good one', kind: 'nope' },
+      { body: 'third good one' },
+    ]);
     expect(results.map((r) => r.ok)).toEqual([true, false, false, true]);
-    expect(results[1]).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', field: 'body' } });
+    expect(results[1]).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', field: 'body' },
+    });
     expect(results[2]).toMatchObject({ ok: false, error: { field: 'kind' } });
     expect((await engram.list()).items).toHaveLength(2);
   });
@@ -89,7 +114,11 @@ describe('changes to existing memories', () => {
   it('revise creates numbered versions and re-embeds; restoreVersion adds a new version', async () => {
     const engram = testEngram();
     const { memory } = await engram.remember({ body: 'The API runs on port 8080.' });
-    const v2 = await engram.revise(memory.id, { body: 'The API runs on port 9090.', reason: 'moved', actor: 'ops-bot' });
+    const v2 = await engram.revise(memory.id, {
+      body: 'The API runs on port 9090.',
+      reason: 'moved',
+      actor: 'ops-bot',
+    });
     expect(v2).toMatchObject({ version: 2, body: 'The API runs on port 9090.', vector: 'ready' });
     const v3 = await engram.restoreVersion(memory.id, 1);
     expect(v3).toMatchObject({ version: 3, body: 'The API runs on port 8080.' });
@@ -113,13 +142,17 @@ describe('changes to existing memories', () => {
     expect((await engram.get(memory.id)).status).toBe('forgotten');
     const restored = await engram.restore(memory.id);
     expect(restored.status).toBe('active');
-    expect((await engram.recall({ query: 'standup time' })).hits.map((h) => h.id)).toEqual([memory.id]);
+    expect((await engram.recall({ query: 'standup time' })).hits.map((h) => h.id)).toEqual([
+      memory.id,
+    ]);
     const events = (await engram.history(memory.id)).status_events;
     expect(events.map((e) => [e.from_status, e.to_status, e.reason])).toEqual([
       ['active', 'forgotten', 'user asked'],
       ['forgotten', 'active', 'restore'],
     ]);
-    expect((await failure(engram.revise('01ZZZZZZZZZZZZZZZZZZZZZZZZ', { body: 'x' }))).code).toBe('NOT_FOUND');
+    expect((await failure(engram.revise('01ZZZZZZZZZZZZZZZZZZZZZZZZ', { body: 'x' }))).code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('a forgotten item cannot be revised until restored', async () => {
@@ -146,13 +179,20 @@ describe('changes to existing memories', () => {
 
   it('pin, unpin, move (with prior area), tag and importance', async () => {
     const engram = testEngram();
-    const { memory } = await engram.remember({ body: 'Use pnpm in the web repo.', kind: 'rule', area: 'projects/web', tags: ['tooling'] });
+    const { memory } = await engram.remember({
+      body: 'Use pnpm in the web repo.',
+      kind: 'rule',
+      area: 'projects/web',
+      tags: ['tooling'],
+    });
     expect((await engram.pin(memory.id)).pinned).toBe(true);
     expect((await engram.unpin(memory.id)).pinned).toBe(false);
     const moved = await engram.move(memory.id, 'projects/frontend');
     expect(moved.area).toBe('projects/frontend');
     expect(moved.prior).toMatchObject({ area: 'projects/web' });
-    expect((await engram.tag(memory.id, { add: ['js'], remove: ['tooling'] })).tags).toEqual(['js']);
+    expect((await engram.tag(memory.id, { add: ['js'], remove: ['tooling'] })).tags).toEqual([
+      'js',
+    ]);
     expect((await engram.setImportance(memory.id, 0.9)).importance).toBe(0.9);
     expect((await failure(engram.setImportance(memory.id, 1.5))).details.field).toBe('importance');
     expect((await failure(engram.move(memory.id, 'bad area!'))).details.field).toBe('area');
@@ -162,16 +202,25 @@ describe('changes to existing memories', () => {
   it('supersede hides the old item; restore invalidates the relation but keeps it in history', async () => {
     const engram = testEngram();
     const old = (await engram.remember({ body: 'The office is in Berlin.', kind: 'fact' })).memory;
-    const next = (await engram.remember({ body: 'The office moved to Hamburg in 2026.', kind: 'fact' })).memory;
+    const next = (
+      await engram.remember({ body: 'The office moved to Hamburg in 2026.', kind: 'fact' })
+    ).memory;
     const result = await engram.supersede(old.id, next.id, { reason: 'office moved' });
     expect(result.old.status).toBe('superseded');
-    expect((await engram.recall({ query: 'where is the office' })).hits.map((h) => h.id)).toEqual([next.id]);
+    expect((await engram.recall({ query: 'where is the office' })).hits.map((h) => h.id)).toEqual([
+      next.id,
+    ]);
     expect((await engram.supersede(old.id, next.id)).old.status).toBe('superseded');
     expect((await failure(engram.supersede(old.id, old.id))).code).toBe('INVALID_INPUT');
     await engram.restore(old.id);
     const rel = (await engram.history(old.id)).relations;
     expect(rel).toHaveLength(1);
-    expect(rel[0]).toMatchObject({ type: 'supersedes', from_id: next.id, to_id: old.id, invalidated_reason: 'restore' });
+    expect(rel[0]).toMatchObject({
+      type: 'supersedes',
+      from_id: next.id,
+      to_id: old.id,
+      invalidated_reason: 'restore',
+    });
   });
 
   it('relate is idempotent and unrelate invalidates without deleting', async () => {
@@ -191,11 +240,17 @@ describe('changes to existing memories', () => {
 
   it('spaces are isolated for every read and write', async () => {
     const engram = testEngram();
-    const secret = (await engram.remember({ body: 'Team A roadmap: launch in May.', space: 'team-a' })).memory;
+    const secret = (
+      await engram.remember({ body: 'Team A roadmap: launch in May.', space: 'team-a' })
+    ).memory;
     expect((await failure(engram.get(secret.id, { space: 'team-b' }))).code).toBe('NOT_FOUND');
     expect((await failure(engram.forget(secret.id, { space: 'team-b' }))).code).toBe('NOT_FOUND');
-    expect((await engram.recall({ query: 'roadmap launch', space: 'team-b' })).hits).toHaveLength(0);
-    expect((await engram.recall({ query: 'roadmap launch', space: 'team-a' })).hits).toHaveLength(1);
+    expect((await engram.recall({ query: 'roadmap launch', space: 'team-b' })).hits).toHaveLength(
+      0,
+    );
+    expect((await engram.recall({ query: 'roadmap launch', space: 'team-a' })).hits).toHaveLength(
+      1,
+    );
     expect((await engram.list({ space: 'team-b' })).items).toHaveLength(0);
   });
 });

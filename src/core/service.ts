@@ -486,7 +486,11 @@ export class MemoryService {
   }
 
   /** Sets importance in 0..1. */
-  async setImportance(id: string, importance: number, options: ChangeOptions = {}): Promise<Memory> {
+  async setImportance(
+    id: string,
+    importance: number,
+    options: ChangeOptions = {},
+  ): Promise<Memory> {
     return this.mutateOne(
       id,
       options,
@@ -642,7 +646,9 @@ export class MemoryService {
   }
 
   /** Embeds items waiting for a vector; returns how many were filled. */
-  async backfill(options: { limit?: number; onProgress?: (done: number) => void } = {}): Promise<number> {
+  async backfill(
+    options: { limit?: number; onProgress?: (done: number) => void } = {},
+  ): Promise<number> {
     return this.vectors.backfill(options);
   }
 

@@ -4,7 +4,12 @@ import { bodyHash, keywordTerms, normalizeBody } from './text.js';
 
 describe('keywordTerms', () => {
   it('drops stop-words and FTS syntax, keeps content words', () => {
-    expect(keywordTerms('What does "Alex" prefer NEAR( the * backend ^?')).toEqual(['alex', 'prefer', 'near', 'backend']);
+    expect(keywordTerms('What does "Alex" prefer NEAR( the * backend ^?')).toEqual([
+      'alex',
+      'prefer',
+      'near',
+      'backend',
+    ]);
     expect(keywordTerms('title:billing -deploy AND OR')).toEqual(['title', 'billing', 'deploy']);
   });
 

@@ -6,17 +6,17 @@
  */
 import { z } from 'zod';
 
+import {
+  DORMANT_LINE_TYPES,
+  dormantExportLines,
+  type DormantLine,
+  importDormantLines,
+  parseDormantLine,
+} from '../dormant/transfer.js';
 import { EngramError, toEngramError } from '../errors/errors.js';
 import { fromZodError } from '../errors/zod.js';
 import type { ItemExport, RelationRecord } from '../store/store.js';
 import { idSchema, isoSchema, sourceSchema, spaceSchema } from './input.js';
-import {
-  DORMANT_LINE_TYPES,
-  type DormantLine,
-  dormantExportLines,
-  importDormantLines,
-  parseDormantLine,
-} from '../dormant/transfer.js';
 import type { MemoryService } from './service.js';
 import { KINDS, RELATION_TYPES, STATUSES } from './types.js';
 

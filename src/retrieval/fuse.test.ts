@@ -13,7 +13,11 @@ describe('reciprocalRankFusion', () => {
       60,
     );
     expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'd', 'c']);
-    expect(fused[0]).toEqual({ id: 'b', rrf: 1 / 62 + 1 / 61, channels: { keyword: 2, vector: 1 } });
+    expect(fused[0]).toEqual({
+      id: 'b',
+      rrf: 1 / 62 + 1 / 61,
+      channels: { keyword: 2, vector: 1 },
+    });
     expect(fused[1]?.channels).toEqual({ keyword: 1 });
   });
 
@@ -26,7 +30,13 @@ describe('reciprocalRankFusion', () => {
       60,
     );
     expect(weighted.map((f) => f.id)).toEqual(['b', 'a']);
-    const tied = reciprocalRankFusion([{ channel: 'keyword', weight: 1, ids: ['y'] }, { channel: 'vector', weight: 1, ids: ['x'] }], 60);
+    const tied = reciprocalRankFusion(
+      [
+        { channel: 'keyword', weight: 1, ids: ['y'] },
+        { channel: 'vector', weight: 1, ids: ['x'] },
+      ],
+      60,
+    );
     expect(tied.map((f) => f.id)).toEqual(['x', 'y']);
   });
 
@@ -36,13 +46,26 @@ describe('reciprocalRankFusion', () => {
 });
 
 describe('boostFactor', () => {
-  const boosts = { recency: 0.05, recency_half_life_days: 30, frequency: 0.03, frequency_saturation: 20, importance: 0.05, strength: 0.03 };
+  const boosts = {
+    recency: 0.05,
+    recency_half_life_days: 30,
+    frequency: 0.03,
+    frequency_saturation: 20,
+    importance: 0.05,
+    strength: 0.03,
+  };
   const now = Date.UTC(2026, 0, 31);
 
   it('is bounded by the sum of the weights', () => {
-    const max = boostFactor({ updated_at: now, access_count: 1e9, importance: 5, strength: 5 }, now, boosts);
+    const max = boostFactor(
+      { updated_at: now, access_count: 1e9, importance: 5, strength: 5 },
+      now,
+      boosts,
+    );
     expect(max).toBeCloseTo(0.16, 10);
-    expect(boostFactor({ updated_at: 0, access_count: 0, importance: 0, strength: 0 }, now, boosts)).toBeLessThan(1e-6);
+    expect(
+      boostFactor({ updated_at: 0, access_count: 0, importance: 0, strength: 0 }, now, boosts),
+    ).toBeLessThan(1e-6);
   });
 
   it('halves the recency term every half-life and saturates frequency', () => {
@@ -50,8 +73,16 @@ describe('boostFactor', () => {
     const fresh = boostFactor({ ...base, updated_at: now }, now, boosts);
     const old = boostFactor({ ...base, updated_at: now - 30 * 86_400_000 }, now, boosts);
     expect(old).toBeCloseTo(fresh / 2, 10);
-    const f20 = boostFactor({ updated_at: 0, access_count: 20, importance: 0, strength: 0 }, now, boosts);
-    const f200 = boostFactor({ updated_at: 0, access_count: 200, importance: 0, strength: 0 }, now, boosts);
+    const f20 = boostFactor(
+      { updated_at: 0, access_count: 20, importance: 0, strength: 0 },
+      now,
+      boosts,
+    );
+    const f200 = boostFactor(
+      { updated_at: 0, access_count: 200, importance: 0, strength: 0 },
+      now,
+      boosts,
+    );
     expect(f20).toBeCloseTo(0.03, 6);
     expect(f200).toBeCloseTo(0.03, 6);
   });

@@ -1,9 +1,14 @@
 /** Applies a mutation plan inside the SQLite store's write transaction. */
 import { EngramError } from '../../errors/errors.js';
-import { type ItemChange, type ItemRecord, type MutationPlan, PATCHABLE_COLUMNS as PATCHABLE, type RelationRecord } from '../store.js';
+import {
+  type ItemChange,
+  type ItemRecord,
+  type MutationPlan,
+  PATCHABLE_COLUMNS as PATCHABLE,
+  type RelationRecord,
+} from '../store.js';
 import { itemColumns, itemFromRow, type ItemRow, relationFromRow } from './rows.js';
 import type { SqliteStore } from './sqlite-store.js';
-
 
 /** Reads the items, runs the plan, writes its changes; runs inside the caller's transaction. */
 export function applyMutation(
