@@ -93,7 +93,8 @@ describe('engram CLI (built binary)', () => {
       version: 2,
     });
     expect((await cli(['purge', id])).code).toBe(2);
-    expect((await cli(['purge', id, '--yes'])).code).toBe(0);
+    const purged = await cli(['purge', id, '--yes']);
+    expect(purged.code, purged.stderr).toBe(0);
     expect((await cli(['get', id])).code).toBe(3);
   });
 

@@ -29,6 +29,7 @@ const NON_CONFIG_ENV = new Set([
   'ENGRAM_TEST_PG_URL',
   'ENGRAM_TEST_CACHE_DIR',
   'ENGRAM_LOG_LEVEL',
+  'ENGRAM_DEBUG',
 ]);
 
 /** Default data directory: `$XDG_DATA_HOME/engram` or `~/.local/share/engram`. */
