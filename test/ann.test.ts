@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { STATUSES } from '../src/core/types.js';
 import { HnswIndex } from '../src/store/sqlite/ann-index.js';
+import { searchEf } from '../src/store/sqlite/ann-model.js';
 import { ANN_DEFAULTS, type AnnOptions } from '../src/store/sqlite/ann-search.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { ItemFilter, ItemRecord } from '../src/store/store.js';
@@ -159,6 +160,14 @@ describe('ANN: the HNSW path answers like the exact scan', () => {
     expect(search).not.toHaveBeenCalled();
     await ann.vectorSearch(all(), MODEL, query, 10);
     expect(search).toHaveBeenCalledTimes(1);
+  });
+
+  it('widens the candidate list in proportion to the index beyond 100k vectors, within a cap', () => {
+    expect(searchEf(400, 1_000)).toBe(400);
+    expect(searchEf(400, 100_000)).toBe(400);
+    expect(searchEf(400, 1_000_000)).toBe(4_000);
+    expect(searchEf(400, 50_000_000)).toBe(10_000);
+    expect(searchEf(20_000, 10)).toBe(10_000);
   });
 
   it('scans exactly below the size threshold and says nothing about it', async () => {

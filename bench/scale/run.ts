@@ -8,7 +8,8 @@
  *
  * Options: --sizes, --queries (300), --seed (42), --rounds (3: exact and HNSW phases alternate
  * this many times and every number is the median over rounds), --dir (stores; default a temp dir),
- * --reuse (keep and reuse stores already imported there), --cache-dir (embedder cache),
+ * --reuse (reuse stores and indexes already built there, with their recorded import and build
+ * measurements), --cache-dir (embedder cache),
  * --out (bench/results), --ann-params N (also run the HNSW parameter sweep on N memories).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -184,9 +185,18 @@ async function runSize(
     imported = await phase<ImportResult>({ ...base, phase: 'import' });
     writeFileSync(record, JSON.stringify(imported));
   }
-  for (const f of readdirSync(dir)) if (f.startsWith(`scale-${size}.db.ann-`)) rmSync(join(dir, f));
-  console.error(`[${size}] building the HNSW index`);
-  const build = await phase<BuildResult>({ ...base, phase: 'build' });
+  const built = `${store}.build.json`;
+  let build: BuildResult;
+  if (opts.reuse && existsSync(built) && diskUse(store).index_bytes > 0) {
+    build = JSON.parse(readFileSync(built, 'utf8')) as BuildResult;
+    console.error(`[${size}] reusing the HNSW index built earlier`);
+  } else {
+    for (const f of readdirSync(dir))
+      if (f.startsWith(`scale-${size}.db.ann-`)) rmSync(join(dir, f));
+    console.error(`[${size}] building the HNSW index`);
+    build = await phase<BuildResult>({ ...base, phase: 'build' });
+    writeFileSync(built, JSON.stringify(build));
+  }
   // Exact and HNSW phases alternate, so that the shared machine's load falls on both alike.
   const exactRuns: QueryResult[] = [];
   const annRuns: QueryResult[] = [];
@@ -272,6 +282,8 @@ function commit(): string {
   return `${head.stdout.trim()}${dirty.stdout.trim() ? ' (uncommitted changes)' : ''}`;
 }
 
+const KEPT_NOTE = 'Measured by earlier runs of the day:';
+
 /**
  * Keeps the sizes measured earlier the same day that this run did not measure (a 1M run is done
  * on its own, late): one results file per day.
@@ -283,10 +295,11 @@ function mergeEarlier(report: ScaleReport, file: string): void {
   const kept = earlier.sizes.filter((s) => !measured.has(s.size));
   report.sizes = [...kept, ...report.sizes].sort((a, b) => a.size - b.size);
   report.ann_sweep ??= earlier.ann_sweep;
-  report.notes = [...new Set([...earlier.notes, ...report.notes])];
+  const own = (n: string) => !n.startsWith(KEPT_NOTE);
+  report.notes = [...new Set([...earlier.notes.filter(own), ...report.notes])];
   if (kept.length > 0)
     report.notes.push(
-      `Sizes ${kept.map((s) => s.size).join(', ')} were measured by an earlier run of the day (${earlier.date}; load average at its start ${earlier.machine.load_avg_start.join(' / ')}).`,
+      `${KEPT_NOTE} ${kept.map((s) => `${s.size} at ${s.measured_at.slice(0, 16).replace('T', ' ')} UTC`).join(', ')} (see each section).`,
     );
 }
 

@@ -41,6 +41,21 @@ const SIDECAR_CHECK_MS = 1_000;
 /** At close, pending items up to this many are absorbed before saving (bounded close time). */
 const CLOSE_ABSORB_MAX = 2_000;
 
+/** Vectors up to which `ef_search` is used as configured. */
+const EF_BASE_VECTORS = 100_000;
+/** The largest candidate list a search uses. */
+const EF_MAX = 10_000;
+
+/**
+ * The candidate list size for an index of `vectors`: `ef_search` up to EF_BASE_VECTORS, then
+ * growing in proportion. On the scale benchmark's memories (many near-duplicate sentences) a
+ * fixed ef_search of 400 gives recall@10 0.984 at 100k but 0.82 at 1M (0.92 with 1,600); scaled,
+ * 1M searches with 3,842 and get 0.958 at 5 ms a search (bench/results/scale-*.md).
+ */
+export function searchEf(efSearch: number, vectors: number): number {
+  return Math.min(EF_MAX, Math.max(efSearch, Math.ceil((efSearch * vectors) / EF_BASE_VECTORS)));
+}
+
 /** Absorbed changes that make a save worthwhile (2% of the vectors, between 1 and 20,000). */
 export function saveThreshold(size: number): number {
   return Math.min(20_000, Math.max(1, Math.ceil(size * 0.02)));
@@ -120,7 +135,7 @@ export class ModelAnn {
         this.cache.spaceCount > 1
           ? (label: number) => this.cache.spaceOf(label) === code
           : undefined;
-      labels = index.search(query, want, this.params.ef_search, allow);
+      labels = index.search(query, want, searchEf(this.params.ef_search, this.cache.size), allow);
     } catch (err) {
       this.fail(err);
       return {
