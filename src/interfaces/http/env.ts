@@ -1,8 +1,12 @@
 /** The Hono environment of engram's HTTP app: per-request variables set by its middleware. */
+import type { IncomingMessage } from 'node:http';
+
 import type { Principal } from './auth.js';
 
 /** Variables every handler can read with `c.get`. */
 export interface HttpEnv {
+  /** Set by @hono/node-server; absent when the app runs without a Node server (`app.request`). */
+  Bindings: { incoming?: IncomingMessage };
   Variables: {
     /** Echoed in the `X-Request-Id` header and in server-fault logs. */
     requestId: string;
