@@ -47,11 +47,11 @@ function openStore(config: Config, log: Logger): Store {
       statementTimeoutMs: store.statement_timeout_ms,
       connectTimeoutMs: store.connect_timeout_ms,
       ssl: store.ssl,
-      // The same `store.ann` settings as SQLite's index, applied to pgvector's HNSW index.
+      // `store.ann` as for SQLite's index, with pgvector's own ef_search.
       hnsw: {
         m: store.ann.m,
         efConstruction: store.ann.ef_construction,
-        efSearch: store.ann.ef_search,
+        efSearch: store.ann.postgres_ef_search,
         exactBelow: store.ann.enabled ? store.ann.min_items : Number.POSITIVE_INFINITY,
       },
       logger: log,

@@ -42,7 +42,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const SCRIPT = join(ROOT, 'scripts', 'ci', 'postgres.sh');
 /** The configured defaults of `store.ann`, which the PostgreSQL store applies to pgvector. */
 const ANN = loadConfig({ env: {} }).store.ann;
-const EF_VALUES = [...new Set([40, 100, ANN.ef_search, 1_000])].sort((a, b) => a - b);
+const EF_VALUES = [...new Set([40, 100, 400, ANN.postgres_ef_search, 1_000])].sort((a, b) => a - b);
 
 /** Everything measured at one size. */
 export interface SizeResult {

@@ -52,6 +52,12 @@ const annSchema = z
     m: z.number().int().min(4).max(64).default(16),
     ef_construction: z.number().int().min(10).max(2_000).default(100),
     ef_search: z.number().int().min(10).max(5_000).default(400),
+    /**
+     * PostgreSQL's `hnsw.ef_search` (pgvector caps it at 1,000): pgvector's index needs a wider
+     * walk than SQLite's for the same recall (bench/results/postgres-*.md: recall@10 at 100k is
+     * 0.954 at 400 and 0.98 at 1,000).
+     */
+    postgres_ef_search: z.number().int().min(10).max(1_000).default(1_000),
     max_pending: z.number().int().min(0).max(10_000_000).default(10_000),
   })
   .prefault({});

@@ -108,7 +108,13 @@ export class PostgresStore implements Store {
         },
       );
     // The defaults of `store.ann`, so a store opened directly behaves as a configured one.
-    this.hnsw = { m: 16, efConstruction: 100, efSearch: 400, exactBelow: 20_000, ...options.hnsw };
+    this.hnsw = {
+      m: 16,
+      efConstruction: 100,
+      efSearch: 1_000,
+      exactBelow: 20_000,
+      ...options.hnsw,
+    };
     const connection = parseConnection(options.url, options.ssl);
     this.db = new PgDatabase(connection, {
       schema: this.schema,
