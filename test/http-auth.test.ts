@@ -133,6 +133,20 @@ describe('HTTP space isolation', () => {
     ]);
   });
 
+  it('status shows a scoped token its own space only; store-wide facts only to an admin of every space', async () => {
+    const { s } = await withTokens();
+    const scoped = await s.request('GET', '/v1/spaces/team-a/status', { token: TOKENS.writerA });
+    expect(scoped.status).toBe(200);
+    expect(scoped.body.store.items_total).toBe(0);
+    for (const hidden of ['location', 'size_bytes', 'vector_index'])
+      expect(scoped.body.store, hidden).not.toHaveProperty(hidden);
+    expect(scoped.body.embedder).not.toHaveProperty('queue');
+    expect(scoped.text).not.toContain(s.dir);
+    const admin = await s.request('GET', '/v1/spaces/team-a/status', { token: TOKENS.admin });
+    expect(admin.body.store.location).toContain(s.dir);
+    expect(admin.body.store).toHaveProperty('size_bytes');
+  });
+
   it('an id of space B read through space A is the same 404 as an id that does not exist', async () => {
     const { s, secretId } = await withTokens();
     const foreign = await s.request('GET', `/v1/spaces/team-a/memories/${secretId}`, {

@@ -1,6 +1,8 @@
 /** Recall and status of a space. */
 import { createRoute } from '@hono/zod-openapi';
 
+import type { ServiceStatus } from '../../../core/service.js';
+import type { Principal } from '../auth.js';
 import { RecallResponseSchema, SpaceParams, StatusSchema } from '../schemas.js';
 import { access, ERRORS, type HttpApp, jsonBody, jsonContent, type RouteDeps } from './common.js';
 
@@ -27,11 +29,37 @@ function registerStatus(app: HttpApp, { engram }: RouteDeps): void {
     path: '/v1/spaces/{space}/status',
     tags: ['status'],
     summary: 'Counts, vectors, embedder and published model of a space',
+    description:
+      "The space's counts for any token of the space; where the store lives, its size, the vector index and the embedding queue (facts about every space together) only for an admin token of every space.",
     middleware: [access('read')] as const,
     request: { params: SpaceParams },
     responses: { 200: jsonContent(StatusSchema, 'The status'), ...ERRORS },
   });
-  app.openapi(route, async (c) => c.json(await engram.status({ space: c.get('space') }), 200));
+  app.openapi(route, async (c) => {
+    const status = await engram.status({ space: c.get('space') });
+    return c.json(storeWideVisible(c.get('principal')) ? status : spaceOnly(status), 200);
+  });
+}
+
+/**
+ * Whether a caller may see facts about the whole store: where it lives, its size, the vector
+ * index and the embedding queue (all spaces together). Only an admin of every space may; any
+ * other token sees its space's own counts, so it learns nothing about spaces outside its scope.
+ */
+function storeWideVisible(principal: Principal): boolean {
+  return principal.spaces === '*' && principal.role === 'admin';
+}
+
+/** A status without the store-wide facts (see storeWideVisible). */
+type SpaceStatus = Omit<ServiceStatus, 'store' | 'embedder'> & {
+  store: Omit<ServiceStatus['store'], 'location' | 'size_bytes' | 'vector_index'>;
+  embedder: Record<string, unknown>;
+};
+
+function spaceOnly(status: ServiceStatus): SpaceStatus {
+  const { location: _location, size_bytes: _size, vector_index: _index, ...store } = status.store;
+  const { queue: _queue, ...embedder } = status.embedder as Record<string, unknown>;
+  return { ...status, store, embedder };
 }
 
 /** Registers recall and status. */
