@@ -55,6 +55,25 @@ describe('engram CLI (built binary)', () => {
     expect(listed.items.map((i) => i.kind)).toEqual(['fact']);
   });
 
+  it('search takes --rerank / --no-rerank and per-channel --weight, and names a bad one', async () => {
+    const { cli } = setup();
+    await cli(['remember', 'The deploy key lives in the vault under ops/deploy']);
+    const keywordOnly = JSON.parse(
+      (await cli(['--json', 'search', 'deploy key', '--no-rerank', '--weight', 'vector=0'])).stdout,
+    ) as { hits: { channels: Record<string, unknown> }[]; timings_ms: Record<string, number> };
+    expect(Object.keys(keywordOnly.hits[0]!.channels)).toEqual(['keyword']);
+    expect(keywordOnly.timings_ms).not.toHaveProperty('rerank');
+    const out = (await cli(['--json', 'search', 'deploy key', '--rerank'])).stdout;
+    const reranked = JSON.parse(out) as { timings_ms: Record<string, number> };
+    expect(reranked.timings_ms).toHaveProperty('rerank');
+    const unknown = await cli(['search', 'deploy', '--weight', 'nope=1']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/weights\.nope/);
+    const malformed = await cli(['search', 'deploy', '--weight', 'vector']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/CHANNEL=NUMBER/);
+  });
+
   it('searches FTS syntax as plain text without error', async () => {
     const { cli } = setup();
     await cli(['remember', 'Deploys go through the release pipeline']);

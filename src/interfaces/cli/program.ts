@@ -40,6 +40,18 @@ export function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
+/** Collects a repeatable `NAME=NUMBER` flag (e.g. `--weight vector=0.5`) into an object. */
+export function weight(
+  value: string,
+  previous: Record<string, number> = {},
+): Record<string, number> {
+  const match = /^([a-z_]+)=(.+)$/.exec(value.trim());
+  const n = Number(match?.[2]);
+  if (!match || !Number.isFinite(n))
+    throw new InvalidArgumentError('must be CHANNEL=NUMBER, e.g. vector=0.5');
+  return { ...previous, [match[1]!]: n };
+}
+
 /** The global options of a subcommand. */
 export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals<GlobalOptions>();
@@ -327,12 +339,21 @@ function registerReadCommands(program: Command): void {
       .description('hybrid recall: keyword + vector channels, fused'),
   )
     .option('-k, --k <n>', 'number of hits', int)
+    .option('--rerank', 'rerank the best candidates (default: recall.rerank.enabled)')
+    .option('--no-rerank', 'keep the fused order')
+    .option(
+      '--weight <channel=n>',
+      'fusion weight of a channel for this search: keyword, vector or graph (repeatable; 0 turns it off)',
+      weight,
+    )
     .action(async (query: string, o: Record<string, unknown>, cmd: Command) => {
       await withEngram(globals(cmd), true, async (engram) => {
         const result = await engram.recall({
           space: globals(cmd).space,
           query,
           k: o.k as number | undefined,
+          rerank: o.rerank as boolean | undefined,
+          weights: o.weight as Record<string, number> | undefined,
           ...filters(o),
         });
         if (globals(cmd).json) printJson(result);
