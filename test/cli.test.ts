@@ -47,6 +47,9 @@ describe('engram CLI (built binary)', () => {
     expect(envelope.degraded).toEqual([]);
     const human = await cli(['search', 'database port']);
     expect(human.stdout).toContain('The billing databas');
+    const status = await cli(['status']);
+    expect(status.stdout).toMatch(/^items +2 \(active 2\)$/m);
+    expect(status.stdout).toMatch(/^vector index not open in this process/m);
     const got = await cli(['get', id]);
     expect(got.stdout).toContain('people/alex');
     const listed = JSON.parse((await cli(['--json', 'list', '--kind', 'fact'])).stdout) as {

@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { exportLines, importLines, type LineResult } from '../../core/transfer.js';
 import { EngramError } from '../../errors/errors.js';
 import { EXIT_CODES } from '../../errors/mapping.js';
+import type { VectorIndexState } from '../../store/store.js';
 import { type GlobalOptions, progress, reportError, withEngram } from './context.js';
 import { printJson, println } from './output.js';
 import { globals, int } from './program.js';
@@ -138,8 +139,22 @@ function registerStatus(program: Command): void {
         println(
           `embedder     ${'model_id' in e ? `${e.model_id}, ${e.available ? 'available' : `unavailable: ${e.reason ?? ''}`}${e.loaded ? ', loaded' : ''}` : `unavailable: ${e.reason}`}`,
         );
+        for (const line of vectorIndexLines(s.store.vector_index)) println(line);
       });
     });
+}
+
+/** The approximate vector indexes this process has open, one line each. */
+function vectorIndexLines(indexes: VectorIndexState[] | undefined): string[] {
+  if (indexes === undefined) return [];
+  if (indexes.length === 0)
+    return [
+      'vector index not open in this process (opened by the first vector search of a store above store.ann.min_items)',
+    ];
+  return indexes.map(
+    (x) =>
+      `vector index ${x.model}: ${x.state}, ${x.vectors} vectors, ${x.pending} pending${x.loaded_from_file ? ', loaded from file' : ''}${x.last_error ? `; last error: ${x.last_error}` : ''}`,
+  );
 }
 
 function registerModels(program: Command): void {
