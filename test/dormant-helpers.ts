@@ -68,6 +68,45 @@ export function dormantEngram(
   return { engram, clock: c, dir, path: join(dir, 'engram.db') };
 }
 
+/** The search of the standard scene. */
+export const QUERY = 'how to restart the staging database server after a crash';
+/** The dormant memory the standard scene's search should surface. */
+export const TARGET =
+  'To restart the staging database server after a crash, run the recover-db script on the bastion host.';
+/** The fresh memory ordinary recall returns first for QUERY. */
+export const FRESH =
+  'How to restart the staging database server after a crash: follow the recovery runbook.';
+/** Memories unrelated to QUERY. */
+export const OTHERS: RememberInput[] = [
+  { kind: 'preference', body: 'Alice prefers green tea in the afternoon.' },
+  { kind: 'note', body: 'The quarterly budget review happens in March.' },
+  { kind: 'fact', body: 'Grandmother knitted a blue scarf for the winter.' },
+];
+
+/**
+ * The standard scene: a dormant target (a fact, with `target` overrides) and `others` written
+ * now, then, `days` later, a fresh memory that ordinary recall returns first (k=1), so the
+ * target is left out.
+ */
+export async function scene(
+  engram: Engram,
+  clock: Clock,
+  days = 60,
+  target: Partial<RememberInput> = {},
+  others: readonly RememberInput[] = OTHERS,
+): Promise<{ target: string; fresh: string }> {
+  const [id] = await rememberAll(engram, [{ kind: 'fact', body: TARGET, ...target }, ...others]);
+  clock.advanceDays(days);
+  const [fresh] = await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
+  return { target: id!, fresh: fresh! };
+}
+
+/** The newest dormant event of the default space. */
+export async function lastEvent(engram: Engram) {
+  const [event] = (await engram.dormantReview({ limit: 1 })).events;
+  return event!;
+}
+
 /** Remembers memories and returns their ids in order. */
 export async function rememberAll(
   engram: Engram,

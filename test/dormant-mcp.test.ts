@@ -1,30 +1,12 @@
 /** Dormant recall through the MCP tools, in process (SDK client over InMemoryTransport). */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
 
-import type { Engram } from '../src/app.js';
-import { silentLogger } from '../src/core/log.js';
-import { createMcpServer } from '../src/interfaces/mcp/server.js';
 import { dormantEngram, rememberAll } from './dormant-helpers.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  while (clients.length) await clients.pop()!.close();
-});
-
-async function connect(engram: Engram): Promise<Client> {
-  const server = createMcpServer(engram, { log: silentLogger });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'dormant-test', version: '1.0.0' });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  clients.push(client);
-  return client;
-}
+import { callTool, connectMcp } from './mcp-helpers.js';
 
 async function call(client: Client, name: string, args: Record<string, unknown>) {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const r = await callTool(client, name, args);
   return { error: r.isError === true, body: r.structuredContent as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -44,7 +26,7 @@ describe('dormant recall MCP tools', () => {
         body: 'How to restart the staging database server after a crash: follow the recovery runbook.',
       },
     ]);
-    const client = await connect(engram);
+    const client = await connectMcp(engram, { name: 'dormant-test' });
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(
       expect.arrayContaining(['dormant_review', 'dormant_inspect', 'dormant_feedback']),

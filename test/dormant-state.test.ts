@@ -20,36 +20,27 @@ import {
   dormantEngram,
   engramWithScorer,
   exec,
+  lastEvent,
   memoryLogger,
   ordinaryFields,
-  rememberAll,
+  OTHERS,
+  QUERY,
   rows,
+  scene as standardScene,
   ScorerDouble,
   search,
   shadow,
+  TARGET,
 } from './dormant-helpers.js';
 import { tempDir } from './helpers.js';
 
-const QUERY = 'how to restart the staging database server after a crash';
-const TARGET =
-  'To restart the staging database server after a crash, run the recover-db script on the bastion host.';
-const FRESH =
-  'How to restart the staging database server after a crash: follow the recovery runbook.';
-
-async function scene(engram: Engram, clock: Clock, days = 60) {
-  const [target] = await rememberAll(engram, [
-    { kind: 'fact', body: TARGET },
-    { kind: 'preference', body: 'Alice prefers green tea in the afternoon.' },
-  ]);
-  clock.advanceDays(days);
-  const [fresh] = await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
-  return { target: target!, fresh: fresh! };
-}
+/** The standard scene with a single unrelated memory. */
+const scene = (engram: Engram, clock: Clock, days = 60) =>
+  standardScene(engram, clock, days, {}, OTHERS.slice(0, 1));
 
 async function selectedEvent(engram: Engram) {
   await search(engram, QUERY);
-  const [event] = (await engram.dormantReview({ limit: 1 })).events;
-  return event!;
+  return lastEvent(engram);
 }
 
 describe('dormant recall: cooldowns and feedback', () => {

@@ -4,52 +4,40 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { Engram } from '../src/app.js';
 import type { RememberInput } from '../src/core/input.js';
 import { DAY_MS } from '../src/dormant/profile.js';
 import {
-  type Clock,
   dormantEngram,
   engramWithScorer,
   exec,
+  FRESH,
+  lastEvent,
+  OTHERS,
+  QUERY,
   rememberAll,
   rows,
+  scene,
   ScorerDouble,
   search,
   shadow,
+  TARGET,
 } from './dormant-helpers.js';
 
-const QUERY = 'how to restart the staging database server after a crash';
-const TARGET =
-  'To restart the staging database server after a crash, run the recover-db script on the bastion host.';
-const FRESH =
-  'How to restart the staging database server after a crash: follow the recovery runbook.';
-const OTHERS: RememberInput[] = [
-  { kind: 'preference', body: 'Alice prefers green tea in the afternoon.' },
-  { kind: 'note', body: 'The quarterly budget review happens in March.' },
-  { kind: 'fact', body: 'Grandmother knitted a blue scarf for the winter.' },
+/** Other memories that answer QUERY about as well as TARGET does. */
+const SIMILAR: RememberInput[] = [
+  {
+    kind: 'note',
+    body: 'Restart the staging database server after a crash with the admin tool.',
+  },
+  {
+    kind: 'rule',
+    body: 'After a crash, restart the staging database server before anything else.',
+  },
+  {
+    kind: 'procedure',
+    body: 'Restart the staging database server after a crash from the console.',
+  },
 ];
-
-/**
- * The standard scene: a dormant target and unrelated memories written at T0, then, `days` later,
- * a fresh memory that ordinary recall returns first (k=1), so the target is left out.
- */
-async function scene(
-  engram: Engram,
-  clock: Clock,
-  days = 60,
-  target: Partial<RememberInput> = {},
-): Promise<{ target: string; fresh: string }> {
-  const [id] = await rememberAll(engram, [{ kind: 'fact', body: TARGET, ...target }, ...OTHERS]);
-  clock.advanceDays(days);
-  const [fresh] = await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
-  return { target: id!, fresh: fresh! };
-}
-
-async function lastEvent(engram: Engram) {
-  const [event] = (await engram.dormantReview({ limit: 1 })).events;
-  return event!;
-}
 
 describe('dormant recall: selection', () => {
   it('selects the one dormant memory ordinary recall left out, and records only metadata', async () => {
@@ -143,19 +131,7 @@ describe('dormant recall: selection', () => {
 
   it('selects at most one memory per search, even with several qualifying', async () => {
     const { engram, clock, path } = dormantEngram();
-    await rememberAll(engram, [
-      { kind: 'fact', body: TARGET },
-      {
-        kind: 'note',
-        body: 'Restart the staging database server after a crash with the admin tool.',
-      },
-      {
-        kind: 'rule',
-        body: 'After a crash, restart the staging database server before anything else.',
-      },
-    ]);
-    clock.advanceDays(60);
-    await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
+    await scene(engram, clock, 60, {}, SIMILAR.slice(0, 2));
     await search(engram, QUERY);
     const events = rows(path, 'dormant_recall_events');
     expect(events).toHaveLength(1);
@@ -202,11 +178,8 @@ describe('dormant recall: ranking and the relevance check', () => {
     const { engram, clock } = dormantEngram({
       config: { dormant_recall: shadow({ max_bonus: 0.1 }) },
     });
-    await rememberAll(engram, [
-      { kind: 'fact', body: 'Grandmother knitted a blue scarf for the winter.', importance: 1 },
-    ]);
-    clock.advanceDays(3650);
-    await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
+    const unrelated = { body: 'Grandmother knitted a blue scarf for the winter.', importance: 1 };
+    await scene(engram, clock, 3650, unrelated, []);
     await search(engram, QUERY);
     const event = await lastEvent(engram);
     expect(event.candidate_count).toBe(1);
@@ -222,13 +195,7 @@ describe('dormant recall: ranking and the relevance check', () => {
     });
     const [old] = await rememberAll(engram, [{ kind: 'fact', body: TARGET, importance: 1 }]);
     clock.advanceDays(60);
-    const [young] = await rememberAll(engram, [
-      {
-        kind: 'note',
-        body: 'Restart the staging database server after a crash with the admin tool.',
-        importance: 0,
-      },
-    ]);
+    const [young] = await rememberAll(engram, [{ ...SIMILAR[0]!, importance: 0 }]);
     clock.advanceDays(60);
     await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
     // old: 120 dormant days of 4×30 → full bonus 0.05; young: importance 0 → no bonus.
@@ -247,23 +214,7 @@ describe('dormant recall: ranking and the relevance check', () => {
     const { engram, clock } = engramWithScorer(scorer, {
       config: { dormant_recall: shadow({ rerank_candidates: 2 }) },
     });
-    await rememberAll(engram, [
-      { kind: 'fact', body: TARGET },
-      {
-        kind: 'note',
-        body: 'Restart the staging database server after a crash with the admin tool.',
-      },
-      {
-        kind: 'rule',
-        body: 'After a crash, restart the staging database server before anything else.',
-      },
-      {
-        kind: 'procedure',
-        body: 'Restart the staging database server after a crash from the console.',
-      },
-    ]);
-    clock.advanceDays(60);
-    await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
+    await scene(engram, clock, 60, {}, SIMILAR);
     await search(engram, QUERY);
     const event = await lastEvent(engram);
     expect(scorer.calls).toHaveLength(1);
@@ -276,11 +227,8 @@ describe('dormant recall: ranking and the relevance check', () => {
     const { engram, clock } = dormantEngram({
       config: { dormant_recall: shadow({ min_relevance: 0.5 }) },
     });
-    await rememberAll(engram, [
-      { kind: 'fact', body: 'Servers in the staging rack are painted grey and labelled by floor.' },
-    ]);
-    clock.advanceDays(60);
-    await rememberAll(engram, [{ kind: 'fact', body: FRESH }]);
+    const broad = 'Servers in the staging rack are painted grey and labelled by floor.';
+    await scene(engram, clock, 60, { body: broad }, []);
     await search(engram, QUERY);
     const event = await lastEvent(engram);
     expect(event.above_floor).toBe(1);

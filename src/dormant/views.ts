@@ -1,32 +1,16 @@
 /** The shapes dormant recall returns to callers (ISO timestamps), and the inspect evidence text. */
 import type { Memory } from '../core/types.js';
-import type { DormantEventRecord, DormantFeedback, DormantOutcome } from './dormant-store.js';
+import type { DormantEventRecord } from './dormant-store.js';
 
-/** One review-log event as callers see it: metadata only, never text. */
-export interface DormantEvent {
-  id: string;
+/** Event fields that are times: epoch milliseconds in the store, ISO 8601 for callers. */
+type EventTime = 'at' | 'retrieved_at' | 'shown_at' | 'feedback_at';
+
+/** One review-log event as callers see it: metadata only, never text (nor the space). */
+export interface DormantEvent extends Omit<DormantEventRecord, 'space' | EventTime> {
   at: string;
-  algorithm: string;
-  model: string | null;
-  outcome: DormantOutcome;
-  error_type: string | null;
-  candidate_id: string | null;
-  candidate_version: number | null;
-  candidate_count: number;
-  above_floor: number;
-  checked: number;
-  passed: number;
-  raw_relevance: number | null;
-  relevance_score: number | null;
-  bonus: number | null;
-  dormant_days: number | null;
-  overlap_terms: number | null;
-  query_terms: number | null;
   retrieved_at: string | null;
   shown_at: string | null;
-  feedback: DormantFeedback | null;
   feedback_at: string | null;
-  duration_ms: number;
 }
 
 /** What `dormant review` returns. */

@@ -3,7 +3,15 @@
  * postgres/) implements it; backend differences are capability flags, never branches in core.
  * Writes are whole units: every method that changes data is atomic on its own.
  */
-import type { Kind, Prior, RelationType, Source, Status, VectorState } from '../core/types.js';
+import type {
+  Kind,
+  Memory,
+  Relation,
+  Status,
+  StatusEvent,
+  VectorState,
+  Version,
+} from '../core/types.js';
 import type { DormantStore } from '../dormant/dormant-store.js';
 import type { GraphStore } from '../graph/graph-store.js';
 import type { LifecycleStore } from '../lifecycle/lifecycle-store.js';
@@ -20,68 +28,32 @@ export interface StoreCapabilities {
   readonly onlineBackup: boolean;
 }
 
+/**
+ * A caller-facing shape (core/types.ts) with its ISO 8601 times held as epoch milliseconds, as
+ * the store keeps them: the records are declared once, from the domain types.
+ */
+export type EpochTimes<T, Times extends keyof T> = Omit<T, Times> & {
+  [K in Times]: null extends T[K] ? number | null : number;
+};
+
 /** A stored item, as the store holds it (timestamps in epoch milliseconds). */
-export interface ItemRecord {
-  id: string;
-  space: string;
-  area: string;
-  kind: Kind;
-  title: string | null;
-  body: string;
+export interface ItemRecord
+  extends EpochTimes<
+    Omit<Memory, 'vector'>,
+    'created_at' | 'updated_at' | 'last_accessed_at' | 'last_used_at'
+  > {
   body_hash: string;
-  tags: string[];
-  importance: number;
-  pinned: boolean;
-  status: Status;
-  strength: number;
-  source: Source | null;
-  version: number;
-  created_at: number;
-  updated_at: number;
-  access_count: number;
-  last_accessed_at: number | null;
-  use_count: number;
-  last_used_at: number | null;
-  prior: Prior | null;
   vector_state: VectorState;
 }
 
 /** A stored version. */
-export interface VersionRecord {
-  item_id: string;
-  version: number;
-  title: string | null;
-  body: string;
-  tags: string[];
-  actor: string | null;
-  reason: string | null;
-  created_at: number;
-}
+export type VersionRecord = EpochTimes<Version, 'created_at'>;
 
 /** A stored relation. */
-export interface RelationRecord {
-  id: string;
-  space: string;
-  type: RelationType;
-  from_id: string;
-  to_id: string;
-  actor: string | null;
-  reason: string | null;
-  created_at: number;
-  invalidated_at: number | null;
-  invalidated_reason: string | null;
-}
+export type RelationRecord = EpochTimes<Relation, 'created_at' | 'invalidated_at'>;
 
 /** A stored status event. */
-export interface StatusEventRecord {
-  id: string;
-  item_id: string;
-  from_status: Status | null;
-  to_status: Status;
-  reason: string;
-  actor: string | null;
-  at: number;
-}
+export type StatusEventRecord = EpochTimes<StatusEvent, 'at'>;
 
 /** A vector to store for one item version, or null when the text has nothing to embed. */
 export interface VectorWrite {

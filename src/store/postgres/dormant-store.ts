@@ -6,47 +6,26 @@
  * write. Evaluators of one space serialise on a transaction-level advisory lock with a short
  * lock timeout: a wait that runs out fails open (nothing recorded) instead of stalling.
  */
-import type { Kind } from '../../core/types.js';
-import type {
-  DormantEventRecord,
-  DormantFeedback,
-  DormantRecordRequest,
-  DormantRetention,
-  DormantScanHit,
-  DormantScanRequest,
-  DormantStateRecord,
-  DormantStore,
-} from '../../dormant/dormant-store.js';
-import { checkFeedback } from '../../dormant/profile.js';
-import { EngramError, isEngramError } from '../../errors/errors.js';
-import type { PgDatabase, Queryable } from './database.js';
-import {
-  eventFromRow,
-  insertEvent,
-  isEligible,
-  prune,
-  readEvent,
-  SCHEMA_SQL,
-  SINCE,
-  stateFromRow,
-  stillSelectable,
-  upsertState,
-} from './dormant-rows.js';
+import type { DormantScanHit, DormantScanRequest } from '../../dormant/dormant-store.js';
+import { type DormantFlow, runAsync } from '../../dormant/flows.js';
+import { DormantStoreBase } from '../../dormant/store-base.js';
+import { isEngramError } from '../../errors/errors.js';
+import type { PgDatabase } from './database.js';
+import { LOCK_CLASS, pgDormantRows, SCHEMA_SQL, SINCE } from './dormant-rows.js';
 import { compileFilter, Params, vectorText } from './rows.js';
 
 /** How long a dormant write waits for a lock before failing open. */
 const LOCK_TIMEOUT = '250ms';
-/** Advisory-lock class of dormant-recall decisions (the second key is the space's hash). */
-const LOCK_CLASS = 0x646f726d; // "dorm"
-const EXPORT_PAGE = 500;
 
 /** Dormant-recall persistence over PostgreSQL. */
-export class PgDormantStore implements DormantStore {
+export class PgDormantStore extends DormantStoreBase {
   private ready = false;
 
-  constructor(private readonly db: PgDatabase) {}
+  constructor(private readonly db: PgDatabase) {
+    super();
+  }
 
-  private async tablesExist(): Promise<boolean> {
+  protected async tablesExist(): Promise<boolean> {
     if (this.ready) return true;
     const rows = await this.db.query<{ n: string }>(
       "SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename IN ('dormant_recall_events', 'dormant_recall_state')",
@@ -65,13 +44,12 @@ export class PgDormantStore implements DormantStore {
     this.ready = true;
   }
 
-  /** A write transaction with a short lock wait; null when the wait ran out (fail open). */
-  private async tryWrite<T>(fn: (tx: Queryable) => Promise<T>): Promise<T | null> {
+  protected async tryRun<T>(flow: () => DormantFlow<T>): Promise<T | null> {
     await this.ensureSchema();
     try {
       return await this.db.transaction(async (tx) => {
         await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-        return fn(tx);
+        return runAsync(flow(), pgDormantRows(tx));
       });
     } catch (err) {
       if (isEngramError(err) && err.code === 'STORE_BUSY') return null;
@@ -79,11 +57,9 @@ export class PgDormantStore implements DormantStore {
     }
   }
 
-  private async write<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const out = await this.tryWrite(fn);
-    if (out === null)
-      throw new EngramError('STORE_BUSY', 'the store stayed busy; try again', { rule: 'busy' });
-    return out;
+  protected async read<T>(flow: () => DormantFlow<T>): Promise<T> {
+    await this.ensureSchema();
+    return runAsync(flow(), pgDormantRows(this.db));
   }
 
   async scan(request: DormantScanRequest): Promise<{ hits: DormantScanHit[]; scanned: number }> {
@@ -129,182 +105,5 @@ WHERE cosine <> 'NaN'::float8 ORDER BY cosine DESC, id LIMIT ${p.add(request.lim
       })),
       scanned: Number(rows[0]?.scanned ?? 0),
     };
-  }
-
-  async record(request: DormantRecordRequest): Promise<DormantEventRecord | null> {
-    return this.tryWrite(async (tx) => {
-      const { space } = request.event;
-      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, space]);
-      let chosen: DormantRecordRequest['ranked'][number] | undefined;
-      for (const c of request.ranked)
-        if (await stillSelectable(tx, request, c)) {
-          chosen = c;
-          break;
-        }
-      const { now } = request.eligibility;
-      const event: DormantEventRecord = {
-        ...request.event,
-        outcome: chosen ? 'selected' : request.event.outcome === 'failed' ? 'failed' : 'none',
-        candidate_id: chosen?.id ?? null,
-        candidate_version: chosen?.version ?? null,
-        raw_relevance: chosen?.raw_relevance ?? null,
-        relevance_score: chosen?.relevance_score ?? null,
-        bonus: chosen?.bonus ?? null,
-        dormant_days: chosen?.dormant_days ?? null,
-        overlap_terms: chosen?.overlap_terms ?? null,
-        retrieved_at: chosen ? now : null,
-        shown_at: null,
-        feedback: null,
-        feedback_at: null,
-      };
-      await insertEvent(tx, event);
-      if (chosen)
-        await upsertState(tx, space, chosen.id, now, {
-          retrieved_at: now,
-          cooldown_until: request.cooldownUntil,
-        });
-      await prune(tx, space, request.retention, request.eligibility.kinds);
-      return event;
-    });
-  }
-
-  async prune(
-    space: string,
-    retention: DormantRetention,
-    kinds: readonly Kind[],
-  ): Promise<boolean> {
-    return (await this.tryWrite((tx) => prune(tx, space, retention, kinds))) !== null;
-  }
-
-  async review(
-    space: string,
-    limit: number,
-    retention: DormantRetention,
-    kinds: readonly Kind[],
-  ): Promise<DormantEventRecord[]> {
-    await this.prune(space, retention, kinds);
-    const rows = await this.db.query<DormantEventRecord>(
-      'SELECT * FROM dormant_recall_events WHERE space = $1 ORDER BY at DESC, id DESC LIMIT $2',
-      [space, limit],
-    );
-    return rows.map(eventFromRow);
-  }
-
-  async event(space: string, id: string): Promise<DormantEventRecord | undefined> {
-    await this.ensureSchema();
-    return readEvent(this.db, space, id);
-  }
-
-  async state(space: string, itemId: string): Promise<DormantStateRecord | undefined> {
-    await this.ensureSchema();
-    const [row] = await this.db.query<DormantStateRecord>(
-      'SELECT * FROM dormant_recall_state WHERE space = $1 AND item_id = $2',
-      [space, itemId],
-    );
-    return row ? stateFromRow(row) : undefined;
-  }
-
-  async markShown(
-    space: string,
-    eventId: string,
-    at: number,
-    cooldownUntil: number,
-    kinds: readonly Kind[],
-  ): Promise<DormantEventRecord | undefined> {
-    return this.write(async (tx) => {
-      const event = await readEvent(tx, space, eventId, true);
-      if (!event) return undefined;
-      if (event.shown_at === null)
-        await tx.query('UPDATE dormant_recall_events SET shown_at = $1 WHERE id = $2', [
-          at,
-          eventId,
-        ]);
-      if (event.candidate_id && (await isEligible(tx, space, event.candidate_id, kinds)))
-        await upsertState(tx, space, event.candidate_id, at, {
-          shown_at: at,
-          cooldown_until: cooldownUntil,
-        });
-      return readEvent(tx, space, eventId);
-    });
-  }
-
-  async feedback(
-    space: string,
-    eventId: string,
-    category: DormantFeedback,
-    at: number,
-    cooldownUntil: number,
-    kinds: readonly Kind[],
-  ): Promise<{ event: DormantEventRecord; changed: boolean } | undefined> {
-    return this.write(async (tx) => {
-      const event = await readEvent(tx, space, eventId, true);
-      if (!event) return undefined;
-      if (!checkFeedback(event, category)) return { event, changed: false };
-      await tx.query(
-        'UPDATE dormant_recall_events SET feedback = $1, feedback_at = $2 WHERE id = $3',
-        [category, at, eventId],
-      );
-      const id = event.candidate_id!;
-      if (await isEligible(tx, space, id, kinds))
-        await upsertState(tx, space, id, at, {
-          cooldown_until: cooldownUntil,
-          ...(category === 'useful' ? { used_at: at } : {}),
-        });
-      return { event: (await readEvent(tx, space, eventId))!, changed: true };
-    });
-  }
-
-  async *exportEvents(space: string | null): AsyncIterable<DormantEventRecord> {
-    for await (const row of this.page<DormantEventRecord>('dormant_recall_events', 'id', space))
-      yield eventFromRow(row);
-  }
-
-  async *exportStates(space: string | null): AsyncIterable<DormantStateRecord> {
-    for await (const row of this.page<DormantStateRecord>('dormant_recall_state', 'item_id', space))
-      yield stateFromRow(row);
-  }
-
-  private async *page<T>(table: string, key: string, space: string | null): AsyncIterable<T> {
-    if (!(await this.tablesExist())) return;
-    let after = '';
-    for (;;) {
-      const rows = await this.db.query<T & Record<string, unknown>>(
-        `SELECT * FROM ${table} WHERE ${key} > $1 ${space === null ? '' : 'AND space = $2'} ORDER BY ${key} LIMIT ${EXPORT_PAGE}`,
-        space === null ? [after] : [after, space],
-      );
-      for (const row of rows) yield row as T;
-      if (rows.length < EXPORT_PAGE) return;
-      after = String(rows[rows.length - 1]![key]);
-    }
-  }
-
-  async importEvents(records: readonly DormantEventRecord[]): Promise<('imported' | 'exists')[]> {
-    return this.write(async (tx) => {
-      const out: ('imported' | 'exists')[] = [];
-      for (const r of records) out.push((await insertEvent(tx, r, true)) ? 'imported' : 'exists');
-      return out;
-    });
-  }
-
-  async importStates(records: readonly DormantStateRecord[]): Promise<('imported' | 'exists')[]> {
-    return this.write(async (tx) => {
-      const out: ('imported' | 'exists')[] = [];
-      for (const r of records) {
-        const rows = await tx.query(
-          'INSERT INTO dormant_recall_state(space, item_id, retrieved_at, shown_at, used_at, cooldown_until, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (space, item_id) DO NOTHING RETURNING 1',
-          [
-            r.space,
-            r.item_id,
-            r.retrieved_at,
-            r.shown_at,
-            r.used_at,
-            r.cooldown_until,
-            r.updated_at,
-          ],
-        );
-        out.push(rows.length > 0 ? 'imported' : 'exists');
-      }
-      return out;
-    });
   }
 }

@@ -2,15 +2,10 @@
  * Row <-> record mapping of the PostgreSQL store, positional parameters, the SQL of item filters,
  * list cursors, and vectors in pgvector's text form (lossless for float32, signed zero included).
  */
-import type { Kind, Prior, RelationType, Source, Status, VectorState } from '../../core/types.js';
+import type { RelationType } from '../../core/types.js';
 import { EngramError } from '../../errors/errors.js';
-import type {
-  ItemFilter,
-  ItemRecord,
-  RelationRecord,
-  StatusEventRecord,
-  VersionRecord,
-} from '../store.js';
+import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../records.js';
+import type { ItemFilter, RelationRecord, StatusEventRecord, VersionRecord } from '../store.js';
 
 /** The columns of an item row, without the full-text vector. */
 export const ITEM_COLUMNS =
@@ -23,60 +18,11 @@ export function itemColumns(alias: string): string {
     .join(', ');
 }
 
-/** An `items` row as the driver returns it (int8 parsed to numbers, json parsed). */
-export interface PgItemRow {
-  pk: number;
-  id: string;
-  space: string;
-  area: string;
-  kind: string;
-  title: string | null;
-  body: string;
-  body_hash: string;
-  tags: string[];
-  importance: number;
-  pinned: boolean;
-  status: string | null;
-  strength: number;
-  source: Source | null;
-  version: number;
-  created_at: number;
-  updated_at: number;
-  access_count: number;
-  last_accessed_at: number | null;
-  use_count: number;
-  last_used_at: number | null;
-  prior: Prior | null;
-  vector_state: string;
-}
+/** An `items` row as the driver returns it (int8 parsed to numbers, json and arrays parsed). */
+export type PgItemRow = ItemColumns;
 
 /** Maps an items row to a record; a null status reads as active. */
-export function itemFromRow(row: PgItemRow): ItemRecord {
-  return {
-    id: row.id,
-    space: row.space,
-    area: row.area,
-    kind: row.kind as Kind,
-    title: row.title,
-    body: row.body,
-    body_hash: row.body_hash,
-    tags: row.tags,
-    importance: row.importance,
-    pinned: row.pinned,
-    status: (row.status ?? 'active') as Status,
-    strength: row.strength,
-    source: row.source,
-    version: row.version,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    access_count: row.access_count,
-    last_accessed_at: row.last_accessed_at,
-    use_count: row.use_count,
-    last_used_at: row.last_used_at,
-    prior: row.prior,
-    vector_state: row.vector_state as VectorState,
-  };
-}
+export const itemFromRow = itemFromColumns;
 
 /** Maps a versions row. */
 export function versionFromRow(row: VersionRecord): VersionRecord {
@@ -153,38 +99,14 @@ export function compileFilter(filter: ItemFilter, params: Params, alias = 'i'): 
   }
   if (filter.tags?.length) parts.push(`${a}.tags @> ${params.add([...filter.tags], '::text[]')}`);
   if (filter.pinned !== undefined) parts.push(`${a}.pinned = ${params.add(filter.pinned)}`);
-  const ranges: [keyof ItemFilter, string, string][] = [
-    ['created_after', 'created_at', '>='],
-    ['created_before', 'created_at', '<'],
-    ['updated_after', 'updated_at', '>='],
-    ['updated_before', 'updated_at', '<'],
-  ];
-  for (const [key, column, op] of ranges) {
+  for (const [key, column, op] of TIME_RANGES) {
     const value = filter[key];
     if (value !== undefined) parts.push(`${a}.${column} ${op} ${params.add(value)}`);
   }
   return parts.join(' AND ');
 }
 
-/** An opaque list cursor: the last item's order time and id. */
-export function encodeCursor(at: number, id: string): string {
-  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
-}
-
-/** Reads a cursor made by encodeCursor; anything else is INVALID_INPUT naming `cursor`. */
-export function decodeCursor(cursor: string): [number, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string')
-      return [value[0], value[1]];
-  } catch {
-    // fall through to the error below
-  }
-  throw new EngramError('INVALID_INPUT', 'cursor: not a cursor returned by list', {
-    field: 'cursor',
-    rule: 'opaque cursor from a previous page',
-  });
-}
+export { decodeCursor, encodeCursor } from '../records.js';
 
 /** A vector in pgvector's text form; each float32 prints as its shortest exact decimal. */
 export function vectorText(vector: Float32Array): string {

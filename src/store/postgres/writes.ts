@@ -15,6 +15,7 @@ import {
   type RelationRecord,
   type StatusEventRecord,
   type VectorWrite,
+  type VersionRecord,
 } from '../store.js';
 import type { Queryable } from './database.js';
 import { lockKey } from './migrations.js';
@@ -67,20 +68,8 @@ RETURNING ${ITEM_COLUMNS}`,
   );
 }
 
-/** A version row to insert. */
-export interface VersionRow {
-  item_id: string;
-  version: number;
-  title: string | null;
-  body: string;
-  tags: string[];
-  actor: string | null;
-  reason: string | null;
-  created_at: number;
-}
-
 /** Inserts version rows. */
-export async function insertVersions(tx: Queryable, rows: readonly VersionRow[]): Promise<void> {
+export async function insertVersions(tx: Queryable, rows: readonly VersionRecord[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `INSERT INTO versions (item_id, version, title, body, tags, actor, reason, created_at)

@@ -1,14 +1,11 @@
 /**
- * SQL and row helpers of the SQLite dormant-recall store (dormant-store.ts): the lazily created
- * tables, event rows, state upserts that only ever extend a cooldown, pruning, and the exact
- * cosine of a stored vector blob.
+ * SQL of the SQLite dormant-recall store (dormant-store.ts): the lazily created tables, the
+ * primitives the shared flows of src/dormant run inside a transaction, and the exact cosine of a
+ * stored vector blob.
  */
 import type { Kind } from '../../core/types.js';
-import type {
-  DormantEligibility,
-  DormantEventRecord,
-  DormantRetention,
-} from '../../dormant/dormant-store.js';
+import type { DormantRowOps } from '../../dormant/flows.js';
+import { DORMANT_EVENT_COLUMNS, DORMANT_STATE_COLUMNS } from '../../dormant/rows.js';
 import type { SqliteDatabase } from './database.js';
 
 /** The two additive tables (created lazily, never by a migration). */
@@ -52,89 +49,58 @@ CREATE TABLE IF NOT EXISTS dormant_recall_state (
 ) WITHOUT ROWID;
 `;
 
-/** Columns of an event row, in insert order. */
-export const EVENT_COLUMNS = [
-  'id',
-  'space',
-  'at',
-  'algorithm',
-  'model',
-  'outcome',
-  'error_type',
-  'candidate_id',
-  'candidate_version',
-  'candidate_count',
-  'above_floor',
-  'checked',
-  'passed',
-  'raw_relevance',
-  'relevance_score',
-  'bonus',
-  'dormant_days',
-  'overlap_terms',
-  'query_terms',
-  'retrieved_at',
-  'shown_at',
-  'feedback',
-  'feedback_at',
-  'duration_ms',
-] as const;
-
 /** True when a memory row is eligible: active or legacy null status, a profile kind. */
 export const ELIGIBLE_ITEM_SQL = `(i.status IS NULL OR i.status = 'active') AND i.kind IN (SELECT value FROM json_each(@kinds))`;
 /** Start of dormancy of a row of items `i` joined with its state `s`. */
 export const DORMANT_SINCE_SQL = `max(i.created_at, coalesce(i.last_accessed_at, 0), coalesce(s.used_at, 0))`;
 
-/** One event of a space, or undefined. */
-export function readEvent(
-  db: SqliteDatabase,
-  space: string,
-  id: string,
-): DormantEventRecord | undefined {
-  const row = db
-    .prepare('SELECT * FROM dormant_recall_events WHERE id = ? AND space = ?')
-    .get(id, space) as DormantEventRecord | undefined;
-  return row ? eventFromRow(row) : undefined;
-}
+const INSERT_EVENT = `INSERT INTO dormant_recall_events(${DORMANT_EVENT_COLUMNS.join(', ')}) VALUES (${DORMANT_EVENT_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+const INSERT_STATE = `INSERT INTO dormant_recall_state(${DORMANT_STATE_COLUMNS.join(', ')}) VALUES (${DORMANT_STATE_COLUMNS.map((c) => `@${c}`).join(', ')}) ON CONFLICT(space, item_id) DO NOTHING`;
 
-/** An event row as a record. */
-export function eventFromRow(row: DormantEventRecord): DormantEventRecord {
-  return { ...row };
-}
+const kindsParam = (kinds: readonly Kind[]) => JSON.stringify(kinds);
+/** Named parameters of a record for the given columns (and nothing else). */
+const named = <R extends object>(columns: readonly (keyof R & string)[], record: R) =>
+  Object.fromEntries(columns.map((c) => [c, record[c]]));
 
-/** Inserts one event row. */
-export function insertEvent(db: SqliteDatabase, e: DormantEventRecord): void {
-  db.prepare(
-    `INSERT INTO dormant_recall_events(${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map((c) => `@${c}`).join(', ')})`,
-  ).run(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, e[c]])));
-}
-
-/** True when the memory exists in the space, is active (or legacy null) and of a profile kind. */
-export function isEligible(
-  db: SqliteDatabase,
-  space: string,
-  id: string,
-  kinds: readonly Kind[],
-): boolean {
-  return (
-    db
-      .prepare(
-        `SELECT 1 FROM items i WHERE i.id = @id AND i.space = @space AND ${ELIGIBLE_ITEM_SQL}`,
-      )
-      .get({ id, space, kinds: JSON.stringify(kinds) }) !== undefined
-  );
-}
-
-/** Sets exposure times and extends (never shortens) the cooldown of one memory's state row. */
-export function upsertState(
-  db: SqliteDatabase,
-  space: string,
-  itemId: string,
-  at: number,
-  change: { retrieved_at?: number; shown_at?: number; used_at?: number; cooldown_until: number },
-): void {
-  db.prepare(
-    `INSERT INTO dormant_recall_state(space, item_id, retrieved_at, shown_at, used_at, cooldown_until, updated_at)
+/** The dormant primitives on one connection (inside its transaction when writing). */
+export function sqliteDormantRows(db: SqliteDatabase): DormantRowOps {
+  return {
+    serialise: () => {}, // an IMMEDIATE transaction already holds the one write lock
+    candidate: (space, id) =>
+      db
+        .prepare(
+          `SELECT i.version, i.body_hash, i.status, i.kind, ${DORMANT_SINCE_SQL} AS since, s.cooldown_until
+FROM items i LEFT JOIN dormant_recall_state s ON s.space = i.space AND s.item_id = i.id
+WHERE i.id = ? AND i.space = ?`,
+        )
+        .get(id, space) as ReturnType<DormantRowOps['candidate']>,
+    readEvent: (space, id) =>
+      db
+        .prepare('SELECT * FROM dormant_recall_events WHERE id = ? AND space = ?')
+        .get(id, space) as ReturnType<DormantRowOps['readEvent']>,
+    insertEvent: (event, ifAbsent) =>
+      db
+        .prepare(`${INSERT_EVENT}${ifAbsent ? ' ON CONFLICT(id) DO NOTHING' : ''}`)
+        .run(named(DORMANT_EVENT_COLUMNS, event)).changes > 0,
+    setShown: (eventId, at) => {
+      db.prepare('UPDATE dormant_recall_events SET shown_at = ? WHERE id = ?').run(at, eventId);
+    },
+    setFeedback: (eventId, category, at) => {
+      db.prepare('UPDATE dormant_recall_events SET feedback = ?, feedback_at = ? WHERE id = ?').run(
+        category,
+        at,
+        eventId,
+      );
+    },
+    isEligible: (space, id, kinds) =>
+      db
+        .prepare(
+          `SELECT 1 FROM items i WHERE i.id = @id AND i.space = @space AND ${ELIGIBLE_ITEM_SQL}`,
+        )
+        .get({ id, space, kinds: kindsParam(kinds) }) !== undefined,
+    upsertState: (space, itemId, at, change) => {
+      db.prepare(
+        `INSERT INTO dormant_recall_state(space, item_id, retrieved_at, shown_at, used_at, cooldown_until, updated_at)
 VALUES (@space, @item_id, @retrieved_at, @shown_at, @used_at, @cooldown_until, @at)
 ON CONFLICT(space, item_id) DO UPDATE SET
   retrieved_at = coalesce(excluded.retrieved_at, retrieved_at),
@@ -142,35 +108,44 @@ ON CONFLICT(space, item_id) DO UPDATE SET
   used_at = coalesce(excluded.used_at, used_at),
   cooldown_until = max(coalesce(cooldown_until, 0), excluded.cooldown_until),
   updated_at = excluded.updated_at`,
-  ).run({
-    space,
-    item_id: itemId,
-    retrieved_at: change.retrieved_at ?? null,
-    shown_at: change.shown_at ?? null,
-    used_at: change.used_at ?? null,
-    cooldown_until: change.cooldown_until,
-    at,
-  });
-}
-
-/**
- * Caps the review log by age (all spaces) and by count (per space, newest kept), and drops state
- * rows of memories that are gone, forgotten or otherwise no longer eligible.
- */
-export function prune(
-  db: SqliteDatabase,
-  space: string,
-  retention: DormantRetention,
-  kinds: DormantEligibility['kinds'],
-): true {
-  db.prepare('DELETE FROM dormant_recall_events WHERE at < ?').run(retention.before);
-  db.prepare(
-    'DELETE FROM dormant_recall_events WHERE id IN (SELECT id FROM dormant_recall_events WHERE space = ? ORDER BY at DESC, id DESC LIMIT -1 OFFSET ?)',
-  ).run(space, retention.maxEvents);
-  db.prepare(
-    `DELETE FROM dormant_recall_state WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.id = dormant_recall_state.item_id AND i.space = dormant_recall_state.space AND ${ELIGIBLE_ITEM_SQL})`,
-  ).run({ kinds: JSON.stringify(kinds) });
-  return true;
+      ).run({
+        space,
+        item_id: itemId,
+        retrieved_at: change.retrieved_at ?? null,
+        shown_at: change.shown_at ?? null,
+        used_at: change.used_at ?? null,
+        cooldown_until: change.cooldown_until,
+        at,
+      });
+    },
+    insertState: (record) =>
+      db.prepare(INSERT_STATE).run(named(DORMANT_STATE_COLUMNS, record)).changes > 0,
+    prune: (space, retention, kinds) => {
+      db.prepare('DELETE FROM dormant_recall_events WHERE at < ?').run(retention.before);
+      db.prepare(
+        'DELETE FROM dormant_recall_events WHERE id IN (SELECT id FROM dormant_recall_events WHERE space = ? ORDER BY at DESC, id DESC LIMIT -1 OFFSET ?)',
+      ).run(space, retention.maxEvents);
+      db.prepare(
+        `DELETE FROM dormant_recall_state WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.id = dormant_recall_state.item_id AND i.space = dormant_recall_state.space AND ${ELIGIBLE_ITEM_SQL})`,
+      ).run({ kinds: kindsParam(kinds) });
+    },
+    listEvents: (space, limit) =>
+      db
+        .prepare(
+          'SELECT * FROM dormant_recall_events WHERE space = ? ORDER BY at DESC, id DESC LIMIT ?',
+        )
+        .all(space, limit) as ReturnType<DormantRowOps['listEvents']>,
+    readState: (space, itemId) =>
+      db
+        .prepare('SELECT * FROM dormant_recall_state WHERE space = ? AND item_id = ?')
+        .get(space, itemId) as ReturnType<DormantRowOps['readState']>,
+    page: ({ name, key }, space, after, limit) =>
+      db
+        .prepare(
+          `SELECT * FROM ${name} WHERE ${key} > ? ${space === null ? '' : 'AND space = ?'} ORDER BY ${key} LIMIT ${limit}`,
+        )
+        .all(...(space === null ? [after] : [after, space])) as object[],
+  };
 }
 
 /** A unit-length copy of the query. */

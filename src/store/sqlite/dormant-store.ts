@@ -9,32 +9,18 @@
  */
 import Database from 'better-sqlite3';
 
-import type { Kind } from '../../core/types.js';
-import type {
-  DormantEventRecord,
-  DormantFeedback,
-  DormantRecordRequest,
-  DormantRetention,
-  DormantScanHit,
-  DormantScanRequest,
-  DormantStateRecord,
-  DormantStore,
-} from '../../dormant/dormant-store.js';
+import type { DormantScanHit, DormantScanRequest } from '../../dormant/dormant-store.js';
+import { type DormantFlow, runSync } from '../../dormant/flows.js';
 import { BoundedHeap } from '../../dormant/heap.js';
-import { checkFeedback } from '../../dormant/profile.js';
+import { DormantStoreBase } from '../../dormant/store-base.js';
 import { EngramError } from '../../errors/errors.js';
 import { isBusyError, type SqliteDatabase, storeError } from './database.js';
 import {
   cosineWith,
   DORMANT_SINCE_SQL,
-  eventFromRow,
-  insertEvent,
-  isEligible,
-  prune,
-  readEvent,
   SCHEMA_SQL,
+  sqliteDormantRows,
   unit,
-  upsertState,
 } from './dormant-rows.js';
 import { compileFilter } from './rows.js';
 
@@ -42,7 +28,6 @@ import { compileFilter } from './rows.js';
 export const DORMANT_BUSY_MS = 250;
 /** Rows read per page of the exact scan (one page blocks the event loop for about a millisecond). */
 const SCAN_PAGE = 256;
-const EXPORT_PAGE = 500;
 
 /** What the dormant store borrows from the SQLite store. */
 export interface SqliteDormantContext {
@@ -55,21 +40,14 @@ export interface SqliteDormantContext {
 /** A scan row in raw mode: pk, id, version, dormancy start, vector blob. */
 type ScanRow = [pk: number, id: string, version: number, since: number, vector: Buffer];
 
-interface CandidateRow {
-  version: number;
-  body_hash: string;
-  status: string | null;
-  kind: string;
-  since: number;
-  cooldown_until: number | null;
-}
-
 /** Dormant-recall persistence over SQLite. */
-export class SqliteDormantStore implements DormantStore {
+export class SqliteDormantStore extends DormantStoreBase {
   private own: SqliteDatabase | undefined;
   private ready = false;
 
-  constructor(private readonly ctx: SqliteDormantContext) {}
+  constructor(private readonly ctx: SqliteDormantContext) {
+    super();
+  }
 
   /** The dormant connection: a second one to the file, opened on first use. */
   private get db(): SqliteDatabase {
@@ -87,14 +65,9 @@ export class SqliteDormantStore implements DormantStore {
 
   /** Creates the two tables when missing (additive; the first evaluation or review does it). */
   private ensureSchema(): void {
-    if (this.ready) return;
+    if (this.hasTables()) return;
     const db = this.db;
-    const present = db
-      .prepare(
-        "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('dormant_recall_events', 'dormant_recall_state')",
-      )
-      .get() as { n: number };
-    if (present.n < 2) this.guard(() => db.transaction(() => db.exec(SCHEMA_SQL)).immediate());
+    this.guard(() => db.transaction(() => db.exec(SCHEMA_SQL)).immediate());
     this.ready = true;
   }
 
@@ -107,12 +80,11 @@ export class SqliteDormantStore implements DormantStore {
     }
   }
 
-  /** Runs a write transaction; null when the short lock wait runs out (the caller fails open). */
-  private tryWrite<T>(fn: (db: SqliteDatabase) => T): T | null {
+  protected async tryRun<T>(flow: () => DormantFlow<T>): Promise<T | null> {
     this.ensureSchema();
     const db = this.db;
     try {
-      return db.transaction(() => fn(db)).immediate();
+      return db.transaction(() => runSync(flow(), sqliteDormantRows(db))).immediate();
     } catch (err) {
       if (isBusyError(err)) return null;
       if (err instanceof EngramError) throw err;
@@ -120,11 +92,9 @@ export class SqliteDormantStore implements DormantStore {
     }
   }
 
-  private write<T>(fn: (db: SqliteDatabase) => T): T {
-    const out = this.tryWrite(fn);
-    if (out === null)
-      throw new EngramError('STORE_BUSY', 'the store stayed busy; try again', { rule: 'busy' });
-    return out;
+  protected async read<T>(flow: () => DormantFlow<T>): Promise<T> {
+    this.ensureSchema();
+    return this.guard(() => runSync(flow(), sqliteDormantRows(this.db)));
   }
 
   async scan(request: DormantScanRequest): Promise<{ hits: DormantScanHit[]; scanned: number }> {
@@ -136,7 +106,7 @@ export class SqliteDormantStore implements DormantStore {
       kinds: eligibility.kinds,
     });
     // Before the first evaluation creates the state table there is no state to join.
-    const state = this.tablesExist()
+    const state = this.hasTables()
       ? 'dormant_recall_state'
       : '(SELECT NULL AS space, NULL AS item_id, NULL AS used_at, NULL AS cooldown_until)';
     const sql = `SELECT i.pk, i.id, i.version, ${DORMANT_SINCE_SQL} AS since, v.vector
@@ -183,186 +153,12 @@ ORDER BY i.pk LIMIT ${SCAN_PAGE}`;
     return { hits, scanned };
   }
 
-  async record(request: DormantRecordRequest): Promise<DormantEventRecord | null> {
-    return this.tryWrite((db) => {
-      const { eligibility } = request;
-      const chosen = request.ranked.find((c) => this.stillSelectable(db, request, c));
-      const event: DormantEventRecord = {
-        ...request.event,
-        outcome: chosen ? 'selected' : request.event.outcome === 'failed' ? 'failed' : 'none',
-        candidate_id: chosen?.id ?? null,
-        candidate_version: chosen?.version ?? null,
-        raw_relevance: chosen?.raw_relevance ?? null,
-        relevance_score: chosen?.relevance_score ?? null,
-        bonus: chosen?.bonus ?? null,
-        dormant_days: chosen?.dormant_days ?? null,
-        overlap_terms: chosen?.overlap_terms ?? null,
-        retrieved_at: chosen ? eligibility.now : null,
-        shown_at: null,
-        feedback: null,
-        feedback_at: null,
-      };
-      insertEvent(db, event);
-      if (chosen)
-        upsertState(db, request.event.space, chosen.id, eligibility.now, {
-          retrieved_at: eligibility.now,
-          cooldown_until: request.cooldownUntil,
-        });
-      prune(db, request.event.space, request.retention, eligibility.kinds);
-      return event;
-    });
+  protected async tablesExist(): Promise<boolean> {
+    return this.hasTables();
   }
 
-  /** Re-checks, inside the serialising transaction, that a scored candidate may still be chosen. */
-  private stillSelectable(
-    db: SqliteDatabase,
-    request: DormantRecordRequest,
-    candidate: DormantRecordRequest['ranked'][number],
-  ): boolean {
-    const row = db
-      .prepare(
-        `SELECT i.version, i.body_hash, i.status, i.kind, ${DORMANT_SINCE_SQL} AS since, s.cooldown_until
-FROM items i LEFT JOIN dormant_recall_state s ON s.space = i.space AND s.item_id = i.id
-WHERE i.id = ? AND i.space = ?`,
-      )
-      .get(candidate.id, request.event.space) as CandidateRow | undefined;
-    const { eligibility } = request;
-    return (
-      row !== undefined &&
-      row.version === candidate.version &&
-      row.body_hash === candidate.body_hash &&
-      (row.status === null || row.status === 'active') &&
-      eligibility.kinds.includes(row.kind as Kind) &&
-      row.since <= eligibility.dormantBefore &&
-      (row.cooldown_until === null || row.cooldown_until <= eligibility.now)
-    );
-  }
-
-  async review(
-    space: string,
-    limit: number,
-    retention: DormantRetention,
-    kinds: readonly Kind[],
-  ): Promise<DormantEventRecord[]> {
-    // Pruning needs the write lock; when another process holds it, review still answers.
-    await this.prune(space, retention, kinds);
-    return this.guard(
-      () =>
-        this.db
-          .prepare(
-            'SELECT * FROM dormant_recall_events WHERE space = ? ORDER BY at DESC, id DESC LIMIT ?',
-          )
-          .all(space, limit) as DormantEventRecord[],
-    ).map(eventFromRow);
-  }
-
-  async prune(
-    space: string,
-    retention: DormantRetention,
-    kinds: readonly Kind[],
-  ): Promise<boolean> {
-    return this.tryWrite((db) => prune(db, space, retention, kinds)) !== null;
-  }
-
-  async event(space: string, id: string): Promise<DormantEventRecord | undefined> {
-    this.ensureSchema();
-    return this.guard(() => readEvent(this.db, space, id));
-  }
-
-  async state(space: string, itemId: string): Promise<DormantStateRecord | undefined> {
-    this.ensureSchema();
-    const row = this.guard(
-      () =>
-        this.db
-          .prepare('SELECT * FROM dormant_recall_state WHERE space = ? AND item_id = ?')
-          .get(space, itemId) as DormantStateRecord | undefined,
-    );
-    return row ? { ...row } : undefined;
-  }
-
-  async markShown(
-    space: string,
-    eventId: string,
-    at: number,
-    cooldownUntil: number,
-    kinds: readonly Kind[],
-  ): Promise<DormantEventRecord | undefined> {
-    return this.write((db) => {
-      const event = readEvent(db, space, eventId);
-      if (!event) return undefined;
-      if (event.shown_at === null)
-        db.prepare('UPDATE dormant_recall_events SET shown_at = ? WHERE id = ?').run(at, eventId);
-      if (event.candidate_id && isEligible(db, space, event.candidate_id, kinds))
-        upsertState(db, space, event.candidate_id, at, {
-          shown_at: at,
-          cooldown_until: cooldownUntil,
-        });
-      return readEvent(db, space, eventId);
-    });
-  }
-
-  async feedback(
-    space: string,
-    eventId: string,
-    category: DormantFeedback,
-    at: number,
-    cooldownUntil: number,
-    kinds: readonly Kind[],
-  ): Promise<{ event: DormantEventRecord; changed: boolean } | undefined> {
-    return this.write((db) => {
-      const event = readEvent(db, space, eventId);
-      if (!event) return undefined;
-      if (!checkFeedback(event, category)) return { event, changed: false };
-      db.prepare('UPDATE dormant_recall_events SET feedback = ?, feedback_at = ? WHERE id = ?').run(
-        category,
-        at,
-        eventId,
-      );
-      const id = event.candidate_id!;
-      if (isEligible(db, space, id, kinds))
-        upsertState(db, space, id, at, {
-          cooldown_until: cooldownUntil,
-          ...(category === 'useful' ? { used_at: at } : {}),
-        });
-      return { event: readEvent(db, space, eventId)!, changed: true };
-    });
-  }
-
-  async *exportEvents(space: string | null): AsyncIterable<DormantEventRecord> {
-    yield* this.page<DormantEventRecord>('dormant_recall_events', 'id', space, eventFromRow);
-  }
-
-  async *exportStates(space: string | null): AsyncIterable<DormantStateRecord> {
-    yield* this.page<DormantStateRecord>('dormant_recall_state', 'item_id', space, (r) => ({
-      ...r,
-    }));
-  }
-
-  private async *page<T>(
-    table: string,
-    key: string,
-    space: string | null,
-    map: (row: T) => T,
-  ): AsyncIterable<T> {
-    if (!this.tablesExist()) return;
-    let after = '';
-    for (;;) {
-      const rows = this.guard(
-        () =>
-          this.db
-            .prepare(
-              `SELECT * FROM ${table} WHERE ${key} > ? ${space === null ? '' : 'AND space = ?'} ORDER BY ${key} LIMIT ${EXPORT_PAGE}`,
-            )
-            .all(...(space === null ? [after] : [after, space])) as T[],
-      );
-      for (const row of rows) yield map(row);
-      if (rows.length < EXPORT_PAGE) return;
-      after = String((rows[rows.length - 1] as Record<string, unknown>)[key]);
-    }
-  }
-
-  /** True when the tables exist (export never creates them). */
-  private tablesExist(): boolean {
+  /** True when both tables exist (checked without creating them). */
+  private hasTables(): boolean {
     if (this.ready) return true;
     const n = this.guard(
       () =>
@@ -374,38 +170,6 @@ WHERE i.id = ? AND i.space = ?`,
     ).n;
     if (n === 2) this.ready = true;
     return n === 2;
-  }
-
-  async importEvents(records: readonly DormantEventRecord[]): Promise<('imported' | 'exists')[]> {
-    return this.write((db) =>
-      records.map((r) => {
-        if (db.prepare('SELECT 1 FROM dormant_recall_events WHERE id = ?').get(r.id))
-          return 'exists';
-        insertEvent(db, r);
-        return 'imported';
-      }),
-    );
-  }
-
-  async importStates(records: readonly DormantStateRecord[]): Promise<('imported' | 'exists')[]> {
-    return this.write((db) =>
-      records.map((r) => {
-        const result = db
-          .prepare(
-            'INSERT INTO dormant_recall_state(space, item_id, retrieved_at, shown_at, used_at, cooldown_until, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(space, item_id) DO NOTHING',
-          )
-          .run(
-            r.space,
-            r.item_id,
-            r.retrieved_at,
-            r.shown_at,
-            r.used_at,
-            r.cooldown_until,
-            r.updated_at,
-          );
-        return result.changes > 0 ? 'imported' : 'exists';
-      }),
-    );
   }
 
   /** Closes the dormant connection (the store closes its own). */

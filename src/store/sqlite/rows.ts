@@ -1,5 +1,6 @@
 /** Row <-> record mapping for the SQLite store, and the compiled SQL of item filters. */
-import type { Kind, Prior, RelationType, Source, Status, VectorState } from '../../core/types.js';
+import type { Prior, RelationType, Source } from '../../core/types.js';
+import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../records.js';
 import type {
   ItemFilter,
   ItemRecord,
@@ -8,32 +9,13 @@ import type {
   VersionRecord,
 } from '../store.js';
 
-/** An `items` row as the driver returns it. */
-export interface ItemRow {
-  pk: number;
-  id: string;
-  space: string;
-  area: string;
-  kind: string;
-  title: string | null;
-  body: string;
-  body_hash: string;
+/** An `items` row as the driver returns it: JSON columns as text, booleans as 0/1. */
+export type ItemRow = Omit<ItemColumns, 'tags' | 'pinned' | 'source' | 'prior'> & {
   tags: string;
-  importance: number;
   pinned: number;
-  status: string | null;
-  strength: number;
   source: string | null;
-  version: number;
-  created_at: number;
-  updated_at: number;
-  access_count: number;
-  last_accessed_at: number | null;
-  use_count: number;
-  last_used_at: number | null;
   prior: string | null;
-  vector_state: string;
-}
+};
 
 function parseJson<T>(text: string | null, fallback: T): T {
   if (text == null) return fallback;
@@ -46,30 +28,13 @@ function parseJson<T>(text: string | null, fallback: T): T {
 
 /** Maps an items row to a record; a legacy null status reads as active. */
 export function itemFromRow(row: ItemRow): ItemRecord {
-  return {
-    id: row.id,
-    space: row.space,
-    area: row.area,
-    kind: row.kind as Kind,
-    title: row.title,
-    body: row.body,
-    body_hash: row.body_hash,
+  return itemFromColumns({
+    ...row,
     tags: parseJson<string[]>(row.tags, []),
-    importance: row.importance,
     pinned: row.pinned === 1,
-    status: (row.status ?? 'active') as Status,
-    strength: row.strength,
     source: parseJson<Source | null>(row.source, null),
-    version: row.version,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    access_count: row.access_count,
-    last_accessed_at: row.last_accessed_at,
-    use_count: row.use_count,
-    last_used_at: row.last_used_at,
     prior: parseJson<Prior | null>(row.prior, null),
-    vector_state: row.vector_state as VectorState,
-  };
+  });
 }
 
 /** Text of tags as indexed by full-text search. */
@@ -157,15 +122,9 @@ export function compileFilter(filter: ItemFilter): SqlFragment {
     parts.push('i.pinned = @f_pinned');
     params.f_pinned = filter.pinned ? 1 : 0;
   }
-  const ranges: [keyof ItemFilter, string, string][] = [
-    ['created_after', 'i.created_at', '>='],
-    ['created_before', 'i.created_at', '<'],
-    ['updated_after', 'i.updated_at', '>='],
-    ['updated_before', 'i.updated_at', '<'],
-  ];
-  for (const [key, column, op] of ranges) {
+  for (const [key, column, op] of TIME_RANGES) {
     if (filter[key] === undefined) continue;
-    parts.push(`${column} ${op} @f_${key}`);
+    parts.push(`i.${column} ${op} @f_${key}`);
     params[`f_${key}`] = filter[key];
   }
   return { sql: parts.join(' AND '), params };

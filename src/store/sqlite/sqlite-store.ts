@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 
 import { EngramError, notFound } from '../../errors/errors.js';
 import { runLease } from '../lease.js';
+import { decodeCursor, encodeCursor } from '../records.js';
 import type {
   CreateOutcome,
   ImportOutcome,
@@ -223,15 +224,7 @@ export class SqliteStore implements Store {
 
   insertVersion(
     itemId: string,
-    v: {
-      version: number;
-      title: string | null;
-      body: string;
-      tags: string[];
-      actor: string | null;
-      reason: string | null;
-      at: number;
-    },
+    v: Omit<VersionRecord, 'item_id' | 'created_at'> & { at: number },
   ): void {
     this.prepared(
       'INSERT INTO versions(item_id, version, title, body, tags, actor, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -705,22 +698,4 @@ export class SqliteStore implements Store {
     this.dormant.close();
     this.db.close();
   }
-}
-
-function encodeCursor(at: number, id: string): string {
-  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [number, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string')
-      return [value[0], value[1]];
-  } catch {
-    // fall through to the error below
-  }
-  throw new EngramError('INVALID_INPUT', 'cursor: not a cursor returned by list', {
-    field: 'cursor',
-    rule: 'opaque cursor from a previous page',
-  });
 }

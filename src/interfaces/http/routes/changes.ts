@@ -2,22 +2,20 @@
  * Change operations on one memory, as `POST /v1/spaces/{space}/memories/{id}/<operation>`:
  * restore, purge (admin), pin, unpin, move, tags, importance, supersede.
  */
-import { createRoute, type z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 
-import type { Memory } from '../../../core/types.js';
 import type { Role } from '../auth.js';
 import type { HttpEnv } from '../env.js';
 import { IdParams, MemorySchema, PurgeResultSchema, SupersedeResultSchema } from '../schemas.js';
 import {
-  access,
   changeOptions,
-  ERRORS,
   type HttpApp,
   jsonBody,
   jsonContent,
   optionalJsonBody,
   type RouteDeps,
+  spaceRoute,
 } from './common.js';
 
 const TAGS = ['changes'];
@@ -27,7 +25,13 @@ type ChangeContext = Context<HttpEnv> & {
   req: { valid(target: 'param'): { id: string }; valid(target: 'json'): unknown };
 };
 
-/** One `POST .../{id}/<name>` route returning the changed memory. */
+/** A result schema other than the changed memory, with its description. */
+interface ChangeResult {
+  schema: z.ZodType<object>;
+  description: string;
+}
+
+/** One `POST .../{id}/<name>` route: a body with change options, one service call, its result. */
 function memoryChange<B extends { actor?: string; reason?: string }>(
   app: HttpApp,
   deps: RouteDeps,
@@ -38,64 +42,29 @@ function memoryChange<B extends { actor?: string; reason?: string }>(
     body: z.ZodType<B>;
     optional?: boolean;
     role?: Role;
-    run: (id: string, body: B, options: ReturnType<typeof changeOptions>) => Promise<Memory>;
+    /** Default: the changed memory. */
+    result?: ChangeResult;
+    run: (id: string, body: B, options: ReturnType<typeof changeOptions>) => Promise<object>;
   },
 ): void {
-  const route = createRoute({
+  const result = spec.result ?? { schema: MemorySchema, description: 'The changed memory' };
+  const route = spaceRoute(spec.role ?? 'write', deps.json, {
     method: 'post',
     path: `${BASE}/${spec.name}`,
     tags: TAGS,
     summary: spec.summary,
     description: spec.description,
-    middleware: [access(spec.role ?? 'write'), deps.json] as const,
     request: {
       params: IdParams,
       body: spec.optional ? optionalJsonBody(spec.body) : jsonBody(spec.body),
     },
-    responses: { 200: jsonContent(MemorySchema, 'The changed memory'), ...ERRORS },
+    responses: { 200: jsonContent(result.schema, result.description) },
   });
   app.openapi(route, async (c) => {
     const ctx = c as unknown as ChangeContext;
     const body = ctx.req.valid('json') as B;
-    const memory = await spec.run(ctx.req.valid('param').id, body, changeOptions(c, body));
-    return c.json(memory, 200);
-  });
-}
-
-function registerPurge(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
-  const route = createRoute({
-    method: 'post',
-    path: `${BASE}/purge`,
-    tags: TAGS,
-    summary: 'Purge: irreversibly delete a memory (admin)',
-    description:
-      "Removes the memory's text, versions, vectors and index entries; an audit record remains. For privacy requests; use DELETE (forget) for a reversible removal.",
-    middleware: [access('admin'), json] as const,
-    request: { params: IdParams, body: optionalJsonBody(schemas.change) },
-    responses: { 200: jsonContent(PurgeResultSchema, 'Purged'), ...ERRORS },
-  });
-  app.openapi(route, async (c) => {
-    const body = c.req.valid('json');
-    return c.json(await engram.purge(c.req.valid('param').id, changeOptions(c, body)), 200);
-  });
-}
-
-function registerSupersede(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
-  const route = createRoute({
-    method: 'post',
-    path: `${BASE}/supersede`,
-    tags: TAGS,
-    summary: 'Supersede: this memory is replaced by another',
-    description:
-      'The memory of the path leaves recall as `superseded`; a `supersedes` relation from `by` records why. Reversible with restore.',
-    middleware: [access('write'), json] as const,
-    request: { params: IdParams, body: jsonBody(schemas.supersede) },
-    responses: { 200: jsonContent(SupersedeResultSchema, 'Both memories'), ...ERRORS },
-  });
-  app.openapi(route, async (c) => {
-    const body = c.req.valid('json');
-    const result = await engram.supersede(c.req.valid('param').id, body.by, changeOptions(c, body));
-    return c.json(result, 200);
+    const changed = await spec.run(ctx.req.valid('param').id, body, changeOptions(c, body));
+    return c.json(changed, 200);
   });
 }
 
@@ -146,6 +115,24 @@ export function registerChangeRoutes(app: HttpApp, deps: RouteDeps): void {
     body: schemas.importance,
     run: (id, body, options) => engram.setImportance(id, body.importance, options),
   });
-  registerPurge(app, deps);
-  registerSupersede(app, deps);
+  memoryChange(app, deps, {
+    name: 'purge',
+    summary: 'Purge: irreversibly delete a memory (admin)',
+    description:
+      "Removes the memory's text, versions, vectors and index entries; an audit record remains. For privacy requests; use DELETE (forget) for a reversible removal.",
+    body: schemas.change,
+    optional: true,
+    role: 'admin',
+    result: { schema: PurgeResultSchema, description: 'Purged' },
+    run: (id, _body, options) => engram.purge(id, options),
+  });
+  memoryChange(app, deps, {
+    name: 'supersede',
+    summary: 'Supersede: this memory is replaced by another',
+    description:
+      'The memory of the path leaves recall as `superseded`; a `supersedes` relation from `by` records why. Reversible with restore.',
+    body: schemas.supersede,
+    result: { schema: SupersedeResultSchema, description: 'Both memories' },
+    run: (id, body, options) => engram.supersede(id, body.by, options),
+  });
 }

@@ -1,5 +1,5 @@
-/** What every route module shares: its dependencies, response helpers and access middleware. */
-import type { OpenAPIHono } from '@hono/zod-openapi';
+/** What every route module shares: its dependencies, response helpers, access and spaceRoute. */
+import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 
 import type { Engram } from '../../../app.js';
@@ -63,6 +63,19 @@ export function access(role: Role): MiddlewareHandler<HttpEnv> {
     c.set('space', space);
     await next();
   };
+}
+
+/**
+ * Declares a route of one space: `access(role)` first, then `json` (the body parser) when the
+ * route reads a body, and after the route's own responses the errors every space route can give.
+ */
+export function spaceRoute<
+  P extends string,
+  R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P },
+>(role: Role, ...args: [config: R] | [json: MiddlewareHandler<HttpEnv>, config: R]) {
+  const [json, config] = args.length === 1 ? [undefined, args[0]] : args;
+  const middleware = json ? [access(role), json] : [access(role)];
+  return createRoute({ ...config, middleware, responses: { ...config.responses, ...ERRORS } });
 }
 
 /** Who a change is recorded as: the given actor, else the token's name. */

@@ -2,7 +2,7 @@
  * Lifecycle and auto-recall over HTTP (§6, §7): auto-recall for a message, its analysis, settings
  * and stats; observe (reinforcement); the review list and its actions; maintenance of a space.
  */
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 
 import { autoRecallSchemas } from '../../../autorecall/input.js';
 import { configureInputSchema } from '../../../autorecall/settings.js';
@@ -10,14 +10,13 @@ import { maintainInputSchema, observeInputSchema } from '../../../lifecycle/inpu
 import { REVIEW_ACTIONS } from '../../../lifecycle/review.js';
 import { IdParams, MemorySchema, SpaceParams } from '../schemas.js';
 import {
-  access,
   actor,
-  ERRORS,
   type HttpApp,
   jsonBody,
   jsonContent,
   optionalJsonBody,
   type RouteDeps,
+  spaceRoute,
 } from './common.js';
 
 const TAGS = ['auto-recall'];
@@ -75,28 +74,26 @@ const AutoRecallSchema = z
 const LooseSchema = (name: string) => z.looseObject({}).openapi(name);
 
 function registerAutoRecall(app: HttpApp, { engram, json }: RouteDeps): void {
-  const process = createRoute({
+  const process = spaceRoute('write', json, {
     method: 'post',
     path: `${BASE}/auto-recall`,
     tags: TAGS,
     summary: 'Auto-recall for one conversation message (analyse, search, surface by mode)',
     description:
       'silent: reinforces related memories and returns none; subtle: returns them in `items`; interactive: returns a count and handles. A per-conversation cooldown applies when `conversation_id` is given.',
-    middleware: [access('write'), json] as const,
     request: { params: SpaceParams, body: jsonBody(ProcessBody) },
-    responses: { 200: jsonContent(AutoRecallSchema, 'The auto-recall result'), ...ERRORS },
+    responses: { 200: jsonContent(AutoRecallSchema, 'The auto-recall result') },
   });
   app.openapi(process, async (c) =>
     c.json(await engram.processMessage({ ...c.req.valid('json'), space: c.get('space') }), 200),
   );
-  const analyze = createRoute({
+  const analyze = spaceRoute('read', json, {
     method: 'post',
     path: `${BASE}/auto-recall/analyze`,
     tags: TAGS,
     summary: 'Topics, entities, key phrases and the recall decision for a message',
-    middleware: [access('read'), json] as const,
     request: { params: SpaceParams, body: jsonBody(AnalyzeBody) },
-    responses: { 200: jsonContent(AnalysisSchema, 'The analysis'), ...ERRORS },
+    responses: { 200: jsonContent(AnalysisSchema, 'The analysis') },
   });
   app.openapi(analyze, async (c) =>
     c.json(await engram.analyzeForRecall({ ...c.req.valid('json'), space: c.get('space') }), 200),
@@ -104,26 +101,24 @@ function registerAutoRecall(app: HttpApp, { engram, json }: RouteDeps): void {
 }
 
 function registerSettings(app: HttpApp, { engram, json }: RouteDeps): void {
-  const read = createRoute({
+  const read = spaceRoute('read', {
     method: 'get',
     path: `${BASE}/auto-recall/settings`,
     tags: TAGS,
     summary: 'The effective auto-recall settings of the space',
-    middleware: [access('read')] as const,
     request: { params: SpaceParams },
-    responses: { 200: jsonContent(SettingsSchema, 'The settings'), ...ERRORS },
+    responses: { 200: jsonContent(SettingsSchema, 'The settings') },
   });
   app.openapi(read, async (c) =>
     c.json(await engram.autoRecallSettings({ space: c.get('space') }), 200),
   );
-  const write = createRoute({
+  const write = spaceRoute('write', json, {
     method: 'patch',
     path: `${BASE}/auto-recall/settings`,
     tags: TAGS,
     summary: 'Change auto-recall settings (persisted); returns the effective settings',
-    middleware: [access('write'), json] as const,
     request: { params: SpaceParams, body: jsonBody(ConfigureBody) },
-    responses: { 200: jsonContent(SettingsSchema, 'The settings'), ...ERRORS },
+    responses: { 200: jsonContent(SettingsSchema, 'The settings') },
   });
   app.openapi(write, async (c) =>
     c.json(
@@ -131,14 +126,13 @@ function registerSettings(app: HttpApp, { engram, json }: RouteDeps): void {
       200,
     ),
   );
-  const stats = createRoute({
+  const stats = spaceRoute('read', {
     method: 'get',
     path: `${BASE}/auto-recall/stats`,
     tags: TAGS,
     summary: 'Items kept by reinforcement, reinforcement events, cross-domain uses, strengths',
-    middleware: [access('read')] as const,
     request: { params: SpaceParams },
-    responses: { 200: jsonContent(LooseSchema('AutoRecallStats'), 'The metrics'), ...ERRORS },
+    responses: { 200: jsonContent(LooseSchema('AutoRecallStats'), 'The metrics') },
   });
   app.openapi(stats, async (c) =>
     c.json(await engram.autoRecallStats({ space: c.get('space') }), 200),
@@ -146,15 +140,14 @@ function registerSettings(app: HttpApp, { engram, json }: RouteDeps): void {
 }
 
 function registerObserve(app: HttpApp, { engram, json }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('write', json, {
     method: 'post',
     path: `${BASE}/observe`,
     tags: LIFECYCLE_TAGS,
     summary: 'Record that memories were used (reinforcement, not access)',
     description: 'Unknown ids are reported one by one in `results`; the rest are applied.',
-    middleware: [access('write'), json] as const,
     request: { params: SpaceParams, body: jsonBody(ObserveBody) },
-    responses: { 200: jsonContent(LooseSchema('ObserveResult'), 'Per-id results'), ...ERRORS },
+    responses: { 200: jsonContent(LooseSchema('ObserveResult'), 'Per-id results') },
   });
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
@@ -170,26 +163,24 @@ function registerObserve(app: HttpApp, { engram, json }: RouteDeps): void {
 }
 
 function registerReview(app: HttpApp, { engram, json }: RouteDeps): void {
-  const list = createRoute({
+  const list = spaceRoute('read', {
     method: 'get',
     path: `${BASE}/review`,
     tags: LIFECYCLE_TAGS,
     summary: 'Memories in the review window, highest priority first',
-    middleware: [access('read')] as const,
     request: { params: SpaceParams, query: ReviewQuery },
-    responses: { 200: jsonContent(LooseSchema('ReviewList'), 'The review list'), ...ERRORS },
+    responses: { 200: jsonContent(LooseSchema('ReviewList'), 'The review list') },
   });
   app.openapi(list, async (c) =>
     c.json(await engram.review({ ...c.req.valid('query'), space: c.get('space') }), 200),
   );
-  const act = createRoute({
+  const act = spaceRoute('write', json, {
     method: 'post',
     path: `${BASE}/review/{id}`,
     tags: LIFECYCLE_TAGS,
     summary: 'Reinforce, revise or let go of a memory under review',
-    middleware: [access('write'), json] as const,
     request: { params: IdParams, body: jsonBody(ReviewActionBody) },
-    responses: { 200: jsonContent(MemorySchema, 'The memory after the action'), ...ERRORS },
+    responses: { 200: jsonContent(MemorySchema, 'The memory after the action') },
   });
   app.openapi(act, async (c) => {
     const { action, ...rest } = c.req.valid('json');
@@ -204,18 +195,16 @@ function registerReview(app: HttpApp, { engram, json }: RouteDeps): void {
 }
 
 function registerMaintain(app: HttpApp, { engram, json }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('admin', json, {
     method: 'post',
     path: `${BASE}/maintain`,
     tags: LIFECYCLE_TAGS,
     summary: 'Run (or with dry_run preview) the decay job for the space',
     description:
       'A real run backs up the whole store first and applies all changes in one transaction.',
-    middleware: [access('admin'), json] as const,
     request: { params: SpaceParams, body: optionalJsonBody(MaintainBody) },
     responses: {
       200: jsonContent(LooseSchema('MaintenanceReport'), 'What the run did'),
-      ...ERRORS,
     },
   });
   app.openapi(route, async (c) =>

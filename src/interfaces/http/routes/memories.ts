@@ -2,8 +2,6 @@
  * Memory routes: remember (one or a batch), list, get, revise (PATCH), forget (DELETE), history.
  * Each handler is one MemoryService call in the path's space.
  */
-import { createRoute } from '@hono/zod-openapi';
-
 import type { BatchResult } from '../../../core/service.js';
 import { EngramError } from '../../../errors/errors.js';
 import {
@@ -16,33 +14,30 @@ import {
   SpaceParams,
 } from '../schemas.js';
 import {
-  access,
   actor,
   changeOptions,
-  ERRORS,
   type HttpApp,
   jsonBody,
   jsonContent,
   type RouteDeps,
+  spaceRoute,
 } from './common.js';
 
 const TAGS = ['memories'];
 const BASE = '/v1/spaces/{space}/memories';
 
 function registerRemember(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('write', json, {
     method: 'post',
     path: BASE,
     tags: TAGS,
     summary: 'Remember: store a memory',
     description:
       'Stores a memory. An exact duplicate (same space, kind and normalised body) returns the existing memory with `created: false` and status 200.',
-    middleware: [access('write'), json] as const,
     request: { params: SpaceParams, body: jsonBody(schemas.remember) },
     responses: {
       201: jsonContent(RememberResultSchema, 'Created'),
       200: jsonContent(RememberResultSchema, 'An exact duplicate already existed'),
-      ...ERRORS,
     },
   });
   app.openapi(route, async (c) => {
@@ -53,16 +48,15 @@ function registerRemember(app: HttpApp, { engram, schemas, json }: RouteDeps): v
 }
 
 function registerBatch(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('write', json, {
     method: 'post',
     path: `${BASE}/batch`,
     tags: TAGS,
     summary: 'Remember many memories in one transaction',
     description:
       'Each item is validated on its own: a bad item fails alone with its error, the others are stored. Items are stored in the space of the path; an item naming another space fails.',
-    middleware: [access('write'), json] as const,
     request: { params: SpaceParams, body: jsonBody(schemas.batch) },
-    responses: { 200: jsonContent(BatchResultSchema, 'One result per item, in order'), ...ERRORS },
+    responses: { 200: jsonContent(BatchResultSchema, 'One result per item, in order') },
   });
   app.openapi(route, async (c) => {
     const space = c.get('space');
@@ -97,16 +91,15 @@ function registerBatch(app: HttpApp, { engram, schemas, json }: RouteDeps): void
 }
 
 function registerList(app: HttpApp, { engram, schemas }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('read', {
     method: 'get',
     path: BASE,
     tags: TAGS,
     summary: 'List memories',
     description:
       'Most recently updated first (or by creation with `order=created`). List parameters take repeated values or a comma-separated list. Pass `next_cursor` as `cursor` for the next page.',
-    middleware: [access('read')] as const,
     request: { params: SpaceParams, query: schemas.listQuery },
-    responses: { 200: jsonContent(ListResultSchema, 'One page'), ...ERRORS },
+    responses: { 200: jsonContent(ListResultSchema, 'One page') },
   });
   app.openapi(route, async (c) =>
     c.json(await engram.list({ ...c.req.valid('query'), space: c.get('space') }), 200),
@@ -114,14 +107,13 @@ function registerList(app: HttpApp, { engram, schemas }: RouteDeps): void {
 }
 
 function registerGet(app: HttpApp, { engram }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('read', {
     method: 'get',
     path: `${BASE}/{id}`,
     tags: TAGS,
     summary: 'Get one memory',
-    middleware: [access('read')] as const,
     request: { params: IdParams },
-    responses: { 200: jsonContent(MemorySchema, 'The memory'), ...ERRORS },
+    responses: { 200: jsonContent(MemorySchema, 'The memory') },
   });
   app.openapi(route, async (c) =>
     c.json(await engram.get(c.req.valid('param').id, { space: c.get('space') }), 200),
@@ -129,16 +121,15 @@ function registerGet(app: HttpApp, { engram }: RouteDeps): void {
 }
 
 function registerRevise(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('write', json, {
     method: 'patch',
     path: `${BASE}/{id}`,
     tags: TAGS,
     summary: 'Revise: write a new version',
     description:
       'Writes a new version with the given body, title and/or tags (tags replace the set). Earlier versions stay in history.',
-    middleware: [access('write'), json] as const,
     request: { params: IdParams, body: jsonBody(schemas.revise) },
-    responses: { 200: jsonContent(MemorySchema, 'The revised memory'), ...ERRORS },
+    responses: { 200: jsonContent(MemorySchema, 'The revised memory') },
   });
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
@@ -151,16 +142,15 @@ function registerRevise(app: HttpApp, { engram, schemas, json }: RouteDeps): voi
 }
 
 function registerForget(app: HttpApp, { engram, schemas }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('write', {
     method: 'delete',
     path: `${BASE}/{id}`,
     tags: TAGS,
     summary: 'Forget: hide a memory from recall (reversible)',
     description:
       'Nothing is deleted: the memory becomes `forgotten` and `POST .../restore` brings it back. Irreversible deletion is `POST .../purge` (admin).',
-    middleware: [access('write')] as const,
     request: { params: IdParams, query: schemas.changeQuery },
-    responses: { 200: jsonContent(MemorySchema, 'The forgotten memory'), ...ERRORS },
+    responses: { 200: jsonContent(MemorySchema, 'The forgotten memory') },
   });
   app.openapi(route, async (c) => {
     const memory = await engram.forget(
@@ -172,14 +162,13 @@ function registerForget(app: HttpApp, { engram, schemas }: RouteDeps): void {
 }
 
 function registerHistory(app: HttpApp, { engram }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('read', {
     method: 'get',
     path: `${BASE}/{id}/history`,
     tags: TAGS,
     summary: 'Versions, status changes and relations of a memory',
-    middleware: [access('read')] as const,
     request: { params: IdParams },
-    responses: { 200: jsonContent(HistorySchema, 'The history'), ...ERRORS },
+    responses: { 200: jsonContent(HistorySchema, 'The history') },
   });
   app.openapi(route, async (c) =>
     c.json(await engram.history(c.req.valid('param').id, { space: c.get('space') }), 200),

@@ -1,29 +1,25 @@
 /** Relation routes of one memory: list, relate, and invalidate (kept in history). */
-import { createRoute } from '@hono/zod-openapi';
-
 import { IdParams, RelationParams, RelationsResultSchema } from '../schemas.js';
 import {
-  access,
   changeOptions,
-  ERRORS,
   type HttpApp,
   jsonBody,
   jsonContent,
   type RouteDeps,
+  spaceRoute,
 } from './common.js';
 
 const TAGS = ['relations'];
 const BASE = '/v1/spaces/{space}/memories/{id}/relations';
 
 function registerList(app: HttpApp, { engram }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('read', {
     method: 'get',
     path: BASE,
     tags: TAGS,
     summary: 'Relations from and to a memory, live and invalidated',
-    middleware: [access('read')] as const,
     request: { params: IdParams },
-    responses: { 200: jsonContent(RelationsResultSchema, 'The relations'), ...ERRORS },
+    responses: { 200: jsonContent(RelationsResultSchema, 'The relations') },
   });
   app.openapi(route, async (c) => {
     const relations = await engram.relations(c.req.valid('param').id, { space: c.get('space') });
@@ -32,16 +28,14 @@ function registerList(app: HttpApp, { engram }: RouteDeps): void {
 }
 
 function registerRelate(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('write', json, {
     method: 'post',
     path: BASE,
     tags: TAGS,
     summary: 'Relate this memory to another (related or derived_from)',
-    middleware: [access('write'), json] as const,
     request: { params: IdParams, body: jsonBody(schemas.relate) },
     responses: {
       201: jsonContent(RelationsResultSchema, 'The live relations from this memory to to_id'),
-      ...ERRORS,
     },
   });
   app.openapi(route, async (c) => {
@@ -55,18 +49,16 @@ function registerRelate(app: HttpApp, { engram, schemas, json }: RouteDeps): voi
 }
 
 function registerUnrelate(app: HttpApp, { engram, schemas }: RouteDeps): void {
-  const route = createRoute({
+  const route = spaceRoute('write', {
     method: 'delete',
     path: `${BASE}/{to_id}`,
     tags: TAGS,
     summary: 'Invalidate the relations from this memory to to_id',
     description:
       'Relations are never deleted: they get an invalidation time and reason. Without `type`, every live type is invalidated.',
-    middleware: [access('write')] as const,
     request: { params: RelationParams, query: schemas.unrelateQuery },
     responses: {
       200: jsonContent(RelationsResultSchema, 'All relations of this memory'),
-      ...ERRORS,
     },
   });
   app.openapi(route, async (c) => {
