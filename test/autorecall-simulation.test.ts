@@ -1,9 +1,9 @@
 // Ninety simulated days of conversations: silent auto-recall keeps the memories that keep coming
 // up above the archive threshold, while memories of the same kind that nobody discusses decay
 // and are archived by the nightly maintenance.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
-import { clockedEngram, DAY, testClock } from './lifecycle-helpers.js';
+import { clockedEngram, DAY, describeBackends, testClock } from './lifecycle-helpers.js';
 
 const DISCUSSED = [
   {
@@ -37,10 +37,13 @@ const UNDISCUSSED = [
   { body: 'Alice prefers tea over coffee in the morning.', tags: ['people'] },
 ];
 
-describe('auto-recall over 90 days', () => {
+describeBackends('auto-recall over 90 days', (backend) => {
   it('keeps discussed items above the archive threshold while undiscussed ones decay', async () => {
     const clock = testClock(Date.parse('2026-01-01T03:30:00Z'));
-    const engram = clockedEngram(clock, { config: { lifecycle: { backup: { enabled: false } } } });
+    const engram = clockedEngram(clock, {
+      backend,
+      config: { lifecycle: { backup: { enabled: false } } },
+    });
     const discussed: string[] = [];
     const undiscussed: string[] = [];
     for (const m of DISCUSSED)

@@ -5,8 +5,16 @@ import { describe, expect, it } from 'vitest';
 import type { Engram } from '../src/app.js';
 import { analyzeMessage, topicStems } from '../src/autorecall/analyze.js';
 import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
-import { testEngram } from './helpers.js';
-import { clockedEngram, failure, testClock } from './lifecycle-helpers.js';
+import { tempDir, testEngram as sqliteEngram } from './helpers.js';
+import {
+  backendEngram,
+  type BackendEngramOptions,
+  clockedEngram as engramOn,
+  describeBackends,
+  failure,
+  type TestClock,
+  testClock,
+} from './lifecycle-helpers.js';
 
 const MEMORIES = [
   {
@@ -78,7 +86,7 @@ describe('analyzeForRecall', () => {
   });
 
   it('finds topics, entities and key phrases, including technical tokens', async () => {
-    const engram = testEngram({ config: { embedder: { provider: 'none' } } });
+    const engram = sqliteEngram({ config: { embedder: { provider: 'none' } } });
     const a = await engram.analyzeForRecall(
       'Alice said the payments-api v2.3 reads /srv/app/config.yaml — see https://wiki.example.com/kafka and ping alice@acme.com',
     );
@@ -98,6 +106,10 @@ describe('analyzeForRecall', () => {
     expect(q.is_question).toBe(true);
     expect(q.key_phrases).toEqual(expect.arrayContaining(['Kafka consumer group credentials']));
   });
+});
+
+describeBackends('analyzeForRecall with a store', (backend) => {
+  const testEngram = (options: BackendEngramOptions = {}) => backendEngram({ backend, ...options });
 
   it('uses the given history, or the conversation recorded in the store', async () => {
     const engram = testEngram({ config: { embedder: { provider: 'none' } } });
@@ -120,7 +132,11 @@ describe('analyzeForRecall', () => {
   });
 });
 
-describe('processMessage', () => {
+describeBackends('processMessage', (backend) => {
+  const testEngram = (options: BackendEngramOptions = {}) => backendEngram({ backend, ...options });
+  const clockedEngram = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    engramOn(clock, { backend, ...options });
+
   it('does nothing while auto-recall is disabled (the default)', async () => {
     const engram = testEngram();
     await seeded(engram);
@@ -273,10 +289,15 @@ describe('processMessage', () => {
   });
 });
 
-describe('configureAutoRecall', () => {
+describeBackends('configureAutoRecall', (backend) => {
+  const testEngram = (options: BackendEngramOptions = {}) => backendEngram({ backend, ...options });
+  const clockedEngram = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    engramOn(clock, { backend, ...options });
+
   it('persists settings in the store for every later process', async () => {
     const clock = testClock();
-    const first = clockedEngram(clock, { config: { embedder: { provider: 'none' } } });
+    const dir = tempDir();
+    const first = clockedEngram(clock, { dir, config: { embedder: { provider: 'none' } } });
     expect(await first.autoRecallSettings()).toEqual({
       enabled: false,
       mode: 'silent',
@@ -295,9 +316,8 @@ describe('configureAutoRecall', () => {
       max_results: 5,
       relevance_threshold: 0.7,
     });
-    const path = first.config.store.path!;
     await first.close();
-    const second = testEngram({ config: { store: { path }, embedder: { provider: 'none' } } });
+    const second = testEngram({ dir, config: { embedder: { provider: 'none' } } });
     expect(await second.autoRecallSettings()).toMatchObject({
       enabled: true,
       mode: 'interactive',
@@ -347,7 +367,7 @@ describe('bad messages', () => {
     [{ message: 'ok?', mode: 'loud' }, 'mode', /one of silent, subtle, interactive/],
     [{ message: 'ok?', conversation_id: '' }, 'conversation_id', /must not be empty/],
   ])('processMessage rejects %#', async (input, field, rule) => {
-    const engram = testEngram({ config: { embedder: { provider: 'none' } } });
+    const engram = sqliteEngram({ config: { embedder: { provider: 'none' } } });
     const err = await failure(engram.processMessage(input as never));
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.details.field).toBe(field);
@@ -355,7 +375,7 @@ describe('bad messages', () => {
   });
 
   it('analyzeForRecall rejects an empty message', async () => {
-    const engram = testEngram({ config: { embedder: { provider: 'none' } } });
+    const engram = sqliteEngram({ config: { embedder: { provider: 'none' } } });
     expect((await failure(engram.analyzeForRecall(''))).details.field).toBe('message');
   });
 });

@@ -1,22 +1,26 @@
-// `engram graph ...` and the graph column of `search`, through the built CLI as users run it.
+// `engram graph ...` and the graph column of `search`, through the built CLI as users run it; on
+// SQLite, and on PostgreSQL when ENGRAM_TEST_PG_URL is set.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 
+import { type Backend, BACKENDS } from './backends.js';
 import { runCli } from './cli-run.js';
 import { tempDir } from './helpers.js';
 
-function setup() {
+function setup(backend: Backend) {
   const dir = tempDir();
   const config = join(dir, 'engram.yaml');
-  writeFileSync(config, `store:\n  path: ${join(dir, 'engram.db')}\nembedder:\n  provider: none\n`);
+  const store = { path: join(dir, 'engram.db'), ...backend.fresh().store };
+  writeFileSync(config, stringify({ store, embedder: { provider: 'none' } }));
   return (args: string[]) => runCli(['--config', config, ...args]);
 }
 
-describe('engram graph (built binary)', () => {
+describe.each(BACKENDS)('engram graph (built binary, $name)', (backend) => {
   it('shows stats, entities, neighbours, hubs, rebuilds, and explains graph hits in search', async () => {
-    const cli = setup();
+    const cli = setup(backend);
     for (const body of [
       'Alice Johnson leads Project Phoenix.',
       'Project Phoenix runs on Kubernetes in the Frankfurt region.',

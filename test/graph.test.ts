@@ -1,5 +1,5 @@
 // The knowledge graph through the service: incremental upkeep vs rebuild, the graph channel in
-// recall, the graph API, and bad input.
+// recall, the graph API, and bad input; on SQLite, and on PostgreSQL when ENGRAM_TEST_PG_URL is set.
 import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../src/config/load.js';
@@ -11,6 +11,7 @@ import { EngramError } from '../src/errors/errors.js';
 import type { GraphDump } from '../src/graph/graph-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
+import { type Backend, BACKENDS } from './backends.js';
 import { tempDir, testConfig, testEngram } from './helpers.js';
 
 type Engram = ReturnType<typeof testEngram>;
@@ -19,17 +20,22 @@ type Engram = ReturnType<typeof testEngram>;
  * An engram without embedder whose graph upkeep runs inline, so a test can read the store right
  * after a write (the worker-thread upkeep has its own test below).
  */
-function plain(
+function plainOn(
+  backend: Backend,
   config: { graph?: Record<string, unknown>; recall?: Record<string, unknown> } = {},
 ): Engram {
   return testEngram({
     config: {
       ...config,
+      ...backend.fresh(),
       embedder: { provider: 'none' },
       graph: { worker: false, ...config.graph },
     },
   });
 }
+
+/** The configuration of `plainOn`, for a test's describe block on one backend. */
+type PlainConfig = Parameters<typeof plainOn>[1];
 
 function dump(engram: Engram, space = 'default'): Promise<GraphDump> {
   return engram.storeForTransfer.graph!.dump(space);
@@ -65,7 +71,9 @@ async function rejects(p: Promise<unknown>, code: string, field?: string): Promi
   return err as EngramError;
 }
 
-describe('graph upkeep', () => {
+describe.each(BACKENDS)('graph upkeep ($name)', (backend) => {
+  const plain = (config?: PlainConfig) => plainOn(backend, config);
+
   it('keeps the graph incrementally through every write, and a rebuild gives the same graph', async () => {
     const engram = plain();
     const a = await remember(engram, 'Alice Johnson leads Project Phoenix with Bob Stone.');
@@ -178,10 +186,11 @@ describe('graph upkeep', () => {
   });
 });
 
-describe('graph upkeep in a worker thread', () => {
+describe.each(BACKENDS)('graph upkeep in a worker thread ($name)', (backend) => {
   it('trails the writes, lets this process read its own writes, and drains on close', async () => {
     const dir = tempDir();
-    const engram = testEngram({ dir, config: { embedder: { provider: 'none' } } });
+    const store = backend.fresh();
+    const engram = testEngram({ dir, config: { ...store, embedder: { provider: 'none' } } });
     const a = await remember(engram, 'Alice Johnson leads Project Phoenix.');
     const b = await remember(engram, 'Project Phoenix runs on Kubernetes.');
     expect(await engram.graphStats()).toMatchObject({
@@ -199,13 +208,15 @@ describe('graph upkeep in a worker thread', () => {
     await engram.close();
     const reopened = testEngram({
       dir,
-      config: { embedder: { provider: 'none' }, graph: { worker: false } },
+      config: { ...store, embedder: { provider: 'none' }, graph: { worker: false } },
     });
     expect(await reopened.graphStats()).toMatchObject({ items_extracted: 3, items_stale: 0 });
   });
 });
 
-describe('graph channel', () => {
+describe.each(BACKENDS)('graph channel ($name)', (backend) => {
+  const plain = (config?: PlainConfig) => plainOn(backend, config);
+
   async function phoenix(config: Record<string, unknown> = {}) {
     const engram = plain(config);
     const a = await remember(engram, 'Alice Johnson leads Project Phoenix.');
@@ -288,6 +299,21 @@ describe('graph channel', () => {
     const specific = await engram.recall({ query: 'Caroline in Lima Museum', k: 10 });
     expect(specific.hits.filter((h) => h.channels.graph !== undefined)).toHaveLength(1);
   });
+});
+
+describe('graph configuration and unsupported stores', () => {
+  it('refuses a configured depth of 0 or above the cap', () => {
+    for (const depth of [0, 5]) {
+      let error: unknown;
+      try {
+        loadConfig({ env: {}, overrides: { graph: { depth } } });
+      } catch (e) {
+        error = e;
+      }
+      expect((error as EngramError).code).toBe('CONFIG_INVALID');
+      expect((error as EngramError).details.field).toBe('graph.depth');
+    }
+  });
 
   it('reports graph_unsupported on a store without graph support (test double: a store hiding its graph)', async () => {
     const dir = tempDir();
@@ -313,7 +339,9 @@ describe('graph channel', () => {
   });
 });
 
-describe('graph API', () => {
+describe.each(BACKENDS)('graph API ($name)', (backend) => {
+  const plain = (config?: PlainConfig) => plainOn(backend, config);
+
   it('reports stats, entities and neighbours with paths and edge types', async () => {
     const engram = plain();
     await remember(engram, 'Alice Johnson leads Project Phoenix.');
@@ -394,7 +422,9 @@ describe('graph API', () => {
   });
 });
 
-describe('graph bad input', () => {
+describe.each(BACKENDS)('graph bad input ($name)', (backend) => {
+  const plain = (config?: PlainConfig) => plainOn(backend, config);
+
   it('refuses a depth of 0 or above the cap, and other bad requests, naming the field', async () => {
     const engram = plain();
     await remember(engram, 'Alice Johnson leads Project Phoenix.');
@@ -424,19 +454,6 @@ describe('graph bad input', () => {
       'INVALID_INPUT',
       'weights.graph',
     );
-  });
-
-  it('refuses a configured depth of 0 or above the cap', () => {
-    for (const depth of [0, 5]) {
-      let error: unknown;
-      try {
-        loadConfig({ env: {}, overrides: { graph: { depth } } });
-      } catch (e) {
-        error = e;
-      }
-      expect((error as EngramError).code).toBe('CONFIG_INVALID');
-      expect((error as EngramError).details.field).toBe('graph.depth');
-    }
   });
 
   it('stores entities with quotes, punctuation and non-English text, and finds them again', async () => {

@@ -5,7 +5,14 @@ import type { Engram } from '../src/app.js';
 import { configSchema } from '../src/config/schema.js';
 import { KINDS } from '../src/core/types.js';
 import { strengthAt } from '../src/lifecycle/decay.js';
-import { clockedEngram, DAY, testClock } from './lifecycle-helpers.js';
+import {
+  type BackendEngramOptions,
+  clockedEngram as engramOn,
+  DAY,
+  describeBackends,
+  type TestClock,
+  testClock,
+} from './lifecycle-helpers.js';
 
 const DEFAULT_RATES = {
   identity: 0.0001,
@@ -35,10 +42,15 @@ async function all(engram: Engram) {
   return page.items;
 }
 
-describe('decay', () => {
+describe('decay rates', () => {
   it('uses the §7.1 rates per kind by default', () => {
     expect(configSchema.parse({}).lifecycle.decay_rates).toEqual(DEFAULT_RATES);
   });
+});
+
+describeBackends('decay', (backend) => {
+  const clockedEngram = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    engramOn(clock, { backend, ...options });
 
   it('decays each kind at its own rate: strength = exp(-λ·days), floored at 0.05', async () => {
     const clock = testClock();
@@ -174,7 +186,10 @@ describe('decay', () => {
   });
 });
 
-describe('status transitions', () => {
+describeBackends('status transitions', (backend) => {
+  const clockedEngram = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    engramOn(clock, { backend, ...options });
+
   it('promotes a candidate once its strength reaches 0.5 (by use), with a promotion event', async () => {
     const clock = testClock();
     const engram = clockedEngram(clock);

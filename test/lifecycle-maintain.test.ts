@@ -1,7 +1,8 @@
 // `maintain` (§7.3): dry runs write nothing, a real run backs up first and applies everything in
-// one transaction, an interrupted run (a thrown error or a killed process) changes nothing.
+// one transaction, an interrupted run (a thrown error or a killed process) changes nothing, and
+// runs never overlap. Each store-facing suite runs on SQLite and (with a server) PostgreSQL.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import Database from 'better-sqlite3';
@@ -9,24 +10,43 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { createEngram, type Engram } from '../src/app.js';
 import { silentLogger } from '../src/core/log.js';
+import { importLines } from '../src/core/transfer.js';
+import { EngramError } from '../src/errors/errors.js';
 import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
 import { nextRunAt, startSchedule } from '../src/lifecycle/scheduler.js';
 import type { Store } from '../src/store/store.js';
 import { tempDir, testConfig, testEngram } from './helpers.js';
-import { clockedEngram, DAY, failure, testClock } from './lifecycle-helpers.js';
+import {
+  type Backend,
+  backendConfig,
+  backendEngram,
+  type BackendEngramOptions,
+  clockedEngram,
+  DAY,
+  describeBackends,
+  failure,
+  type TestClock,
+  testClock,
+} from './lifecycle-helpers.js';
+import { admin } from './postgres-helpers.js';
 
 /** Every row that a maintenance run could touch, as plain data. */
-function snapshot(dbPath: string) {
-  const db = new Database(dbPath, { readonly: true });
+async function snapshot(backend: Backend, engram: Engram) {
+  const items =
+    'SELECT id, status, strength, strength_base, prior, updated_at FROM items ORDER BY id';
+  const events = 'SELECT * FROM status_events ORDER BY id';
+  const runs = 'SELECT count(*) AS n FROM maintenance_runs';
+  if (backend === 'postgres') {
+    const schema = engram.config.store.schema;
+    const q = (sql: string) => admin(sql.replace(/FROM (\w+)/u, `FROM "${schema}".$1`));
+    return { items: await q(items), events: await q(events), runs: await q(runs) };
+  }
+  const db = new Database(engram.config.store.path!, { readonly: true });
   try {
     return {
-      items: db
-        .prepare(
-          'SELECT id, status, strength, strength_base, prior, updated_at FROM items ORDER BY id',
-        )
-        .all(),
-      events: db.prepare('SELECT * FROM status_events ORDER BY id').all(),
-      runs: db.prepare('SELECT count(*) AS n FROM maintenance_runs').get(),
+      items: db.prepare(items).all(),
+      events: db.prepare(events).all(),
+      runs: db.prepare(runs).all(),
     };
   } finally {
     db.close();
@@ -49,18 +69,20 @@ async function seed(engram: Engram, n = 30) {
   return items;
 }
 
-describe('maintain --dry-run', () => {
+describeBackends('maintain --dry-run', (backend) => {
+  const engramOn = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    clockedEngram(clock, { backend, ...options });
+
   it('reports transitions, a histogram and edge cases and writes nothing', async () => {
     const clock = testClock();
     const dir = tempDir();
-    const engram = clockedEngram(clock, { dir, config: { embedder: { provider: 'none' } } });
+    const engram = engramOn(clock, { dir, config: { embedder: { provider: 'none' } } });
     const items = await seed(engram);
     await engram.observeMemoryUsage([items[0]!.id]); // candidate 0 -> base 0.55
     clock.advance(34 * DAY);
-    const dbPath = join(dir, 'engram.db');
-    const before = snapshot(dbPath);
+    const before = await snapshot(backend, engram);
     const report = await engram.maintain({ dry_run: true });
-    expect(snapshot(dbPath)).toEqual(before);
+    expect(await snapshot(backend, engram)).toEqual(before);
     expect(existsSync(join(dir, 'backups'))).toBe(false);
     expect(report).toMatchObject({ dry_run: true, backup: null, run_id: null, items_scanned: 30 });
     expect(report.histogram.reduce((s, b) => s + b.count, 0)).toBe(30);
@@ -82,29 +104,56 @@ describe('maintain --dry-run', () => {
   });
 });
 
-describe('maintain', () => {
-  it('takes a restorable backup first, then applies the run', async () => {
-    const clock = testClock();
-    const dir = tempDir();
-    const engram = clockedEngram(clock, { dir, config: { embedder: { provider: 'none' } } });
-    await seed(engram, 12);
-    clock.advance(40 * DAY);
-    const before = await engram.list({ statuses: ['active', 'candidate'], limit: 100 });
-    const report = await engram.maintain();
-    expect(report.backup?.path).toMatch(/backups\/engram-20260210T000000000Z\.db$/);
-    expect(report.archived).toBeGreaterThan(0);
-    const restored = createEngram({
+/** Opens a copy of the store from a backup: the database file, or the JSONL imported afresh. */
+async function restore(backend: Backend, path: string): Promise<Engram> {
+  const config = { embedder: { provider: 'none' as const } };
+  if (backend === 'sqlite')
+    return createEngram({
       logger: silentLogger,
       background: false,
       env: {},
-      config: testConfig(dir, {
-        store: { path: report.backup!.path },
-        embedder: { provider: 'none' },
-      }),
+      config: testConfig(tempDir(), { ...config, store: { path } }),
     });
+  const copy = backendEngram({ backend, config });
+  const report = await importLines(copy, readFileSync(path, 'utf8').split('\n'));
+  expect(report).toMatchObject({ error: 0, errors: [] });
+  return copy;
+}
+
+describeBackends('maintain', (backend) => {
+  const engramOn = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    clockedEngram(clock, { backend, ...options });
+  const extension = backend === 'sqlite' ? 'db' : 'jsonl';
+
+  it('takes a restorable backup first, then applies the run, and records it', async () => {
+    const clock = testClock();
+    const dir = tempDir();
+    const engram = engramOn(clock, { dir, config: { embedder: { provider: 'none' } } });
+    await seed(engram, 12);
+    const { memory: linked } = await engram.remember({ body: 'a linked fixture', kind: 'fact' });
+    const seeded = (await engram.list({ limit: 100 })).items;
+    await engram.relate(linked.id, seeded.at(-1)!.id, { type: 'related' });
+    clock.advance(40 * DAY);
+    const before = await engram.list({ statuses: ['active', 'candidate'], limit: 100 });
+    const report = await engram.maintain();
+    expect(report.backup?.path).toMatch(
+      new RegExp(`backups/engram-20260210T000000000Z\\.${extension}$`, 'u'),
+    );
+    expect(readdirSync(join(dir, 'backups'))).toEqual([`engram-20260210T000000000Z.${extension}`]);
+    expect(report.archived).toBeGreaterThan(0);
+    expect(await requireLifecycle(engram.storeForTransfer).lastMaintenance(null)).toMatchObject({
+      id: report.run_id,
+      space: null,
+      backup_path: report.backup!.path,
+      summary: { items_scanned: 13, archived: report.archived, promoted: report.promoted },
+    });
+    const restored = await restore(backend, report.backup!.path);
     try {
       const copy = await restored.list({ statuses: ['active', 'candidate'], limit: 100 });
       expect(copy.items).toEqual(before.items);
+      expect((await restored.history(linked.id)).relations).toEqual(
+        (await engram.history(linked.id)).relations,
+      );
       expect((await restored.storeForTransfer.integrityCheck()).ok).toBe(true);
     } finally {
       await restored.close();
@@ -114,7 +163,7 @@ describe('maintain', () => {
   it('keeps backups for keep_days and prunes older ones', async () => {
     const clock = testClock();
     const dir = tempDir();
-    const engram = clockedEngram(clock, {
+    const engram = engramOn(clock, {
       dir,
       config: {
         embedder: { provider: 'none' },
@@ -135,11 +184,10 @@ describe('maintain', () => {
   it('rolls everything back when the run is interrupted mid-write', async () => {
     const clock = testClock();
     const dir = tempDir();
-    const engram = clockedEngram(clock, { dir, config: { embedder: { provider: 'none' } } });
+    const engram = engramOn(clock, { dir, config: { embedder: { provider: 'none' } } });
     await seed(engram, 3000);
     clock.advance(40 * DAY);
-    const dbPath = join(dir, 'engram.db');
-    const before = snapshot(dbPath);
+    const before = await snapshot(backend, engram);
     let calls = 0;
     const err = await engram
       .maintain({}, () => {
@@ -148,25 +196,34 @@ describe('maintain', () => {
       })
       .catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toContain('interrupted');
     expect(calls).toBe(1); // it stopped at the first progress report, mid-run
-    expect(snapshot(dbPath)).toEqual(before);
+    expect(await snapshot(backend, engram)).toEqual(before);
+    // the interrupted run let go of its lease: the next one runs
+    expect((await engram.maintain()).archived).toBeGreaterThan(0);
   });
 
   it('leaves the store unchanged when the process is killed mid-transaction', async () => {
     const clock = testClock();
     const dir = tempDir();
-    const engram = clockedEngram(clock, { dir, config: { embedder: { provider: 'none' } } });
+    const engram = engramOn(clock, { dir, config: { embedder: { provider: 'none' } } });
     await seed(engram, 3000);
     await engram.close();
-    const dbPath = join(dir, 'engram.db');
-    const before = snapshot(dbPath);
+    const before = await snapshot(backend, engram);
     const script = join(dir, 'crash.mts');
     const app = resolve(import.meta.dirname, '../src/app.ts');
+    const config = testConfig(
+      dir,
+      backendConfig(backend, dir, {
+        embedder: { provider: 'none' },
+        lifecycle: { backup: { enabled: false } },
+      }),
+    );
     writeFileSync(
       script,
       `import { createEngram } from ${JSON.stringify(app)};
 const engram = createEngram({ env: {}, background: false, now: () => ${clock.now() + 40 * DAY},
-  config: { store: { path: ${JSON.stringify(dbPath)} }, embedder: { provider: 'none' }, lifecycle: { backup: { enabled: false } } } });
+  config: ${JSON.stringify(config)} });
 await engram.maintain({}, (done) => { if (done >= 2000) process.kill(process.pid, 'SIGKILL'); });
 console.log('not killed');
 `,
@@ -182,11 +239,38 @@ console.log('not killed');
       child.on('exit', (_code, sig) => res(sig)),
     );
     expect(signal, out).toBe('SIGKILL');
-    expect(snapshot(dbPath)).toEqual(before);
-    const reopened = testEngram({ dir, config: { embedder: { provider: 'none' } } });
+    // PostgreSQL rolls back a transaction whose connection drops; give it a moment to notice
+    await vi.waitFor(async () => expect(await snapshot(backend, engram)).toEqual(before), {
+      timeout: 10_000,
+    });
+    const reopened = engramOn(clock, { dir, config: { embedder: { provider: 'none' } } });
     expect((await reopened.storeForTransfer.integrityCheck()).ok).toBe(true);
   });
 
+  it('never runs twice at once: an overlapping run is refused, naming the holder', async () => {
+    const clock = testClock();
+    const dir = tempDir();
+    const first = engramOn(clock, { dir, config: { embedder: { provider: 'none' } } });
+    const second = engramOn(clock, { dir, config: { embedder: { provider: 'none' } } });
+    await seed(first, 50);
+    clock.advance(40 * DAY);
+    const outcomes = await Promise.allSettled([first.maintain(), second.maintain()]);
+    const done = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    expect(done).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({
+      code: 'CONFLICT',
+      details: { rule: 'one maintenance run at a time' },
+    });
+    expect((refused[0] as Error).message).toMatch(/maintenance is already running/);
+    // the lease is released when the run ends; a dry run never needs it
+    expect((await second.maintain()).archived).toBe(0);
+    expect((await second.maintain({ dry_run: true })).archived).toBe(0);
+  });
+});
+
+describe('maintain (any backend)', () => {
   it('refuses clearly on a store without the lifecycle capability', async () => {
     const store = { capabilities: { backend: 'memory' } } as unknown as Store;
     const err = await failure(Promise.resolve().then(() => requireLifecycle(store)));
@@ -253,6 +337,32 @@ describe('the nightly schedule', () => {
     expect(run).toHaveBeenCalledTimes(1);
   });
 
+  it('skips a run quietly while another process holds the maintenance lease', async () => {
+    const timers: (() => void)[] = [];
+    const logged: string[] = [];
+    const log = {
+      ...silentLogger,
+      info: (message: string) => void logged.push(`info: ${message}`),
+      warn: (message: string) => void logged.push(`warn: ${message}`),
+    };
+    const busy = new EngramError('CONFLICT', 'maintenance is already running on this store', {
+      rule: 'one maintenance run at a time',
+    });
+    const schedule = startSchedule({
+      schedule: { enabled: true, time: '03:30', utc: true },
+      run: () => Promise.reject(busy),
+      lastRunAt: async () => undefined,
+      log,
+      clock: () => Date.parse('2026-03-10T12:00:00Z'),
+      setTimer: (fn) => timers.push(fn),
+      clearTimer: () => undefined,
+    });
+    timers[0]!();
+    await vi.waitFor(() => expect(timers).toHaveLength(2)); // re-armed for the next day
+    expect(logged).toEqual(['info: scheduled maintenance skipped: another process is running it']);
+    schedule.stop();
+  });
+
   it('is started by the service and runs a real maintenance', async () => {
     const clock = testClock();
     const engram = clockedEngram(clock, {
@@ -267,7 +377,9 @@ describe('the nightly schedule', () => {
     try {
       const schedule = engram.startMaintenanceSchedule();
       expect(schedule.next_run_at).not.toBeNull();
-      await vi.advanceTimersByTimeAsync(Date.parse(schedule.next_run_at!) - Date.now() + 1);
+      // A minute past the due time: the wall clock moves on between arming and advancing, and
+      // the next timer is a day away.
+      await vi.advanceTimersByTimeAsync(Date.parse(schedule.next_run_at!) - Date.now() + 60_000);
       vi.useRealTimers();
       await vi.waitFor(async () => expect((await engram.get(memory.id)).status).toBe('archived'));
       schedule.stop();

@@ -1,14 +1,25 @@
 // Reinforcement (observe_memory_usage) and review (§6 step 4, §7.4).
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
 import { isCrossDomain } from '../src/lifecycle/reinforce.js';
 import { reviewPriority } from '../src/lifecycle/review.js';
-import { clockedEngram, DAY, failure, testClock } from './lifecycle-helpers.js';
+import {
+  type BackendEngramOptions,
+  clockedEngram as engramOn,
+  DAY,
+  describeBackends,
+  failure,
+  type TestClock,
+  testClock,
+} from './lifecycle-helpers.js';
 
 const NO_EMBEDDER = { embedder: { provider: 'none' as const } };
 
-describe('observeMemoryUsage', () => {
+describeBackends('observeMemoryUsage', (backend) => {
+  const clockedEngram = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    engramOn(clock, { backend, ...options });
+
   it('updates last_used_at and use_count, raises strength, and records a use event, not an access', async () => {
     const clock = testClock();
     const engram = clockedEngram(clock, { config: NO_EMBEDDER });
@@ -152,7 +163,10 @@ describe('observeMemoryUsage', () => {
   });
 });
 
-describe('review', () => {
+describeBackends('review', (backend) => {
+  const clockedEngram = (clock: TestClock, options: BackendEngramOptions = {}) =>
+    engramOn(clock, { backend, ...options });
+
   it('lists items in the review window that matter, by priority, with reinforce / revise / let-go', async () => {
     const clock = testClock();
     const engram = clockedEngram(clock, { config: NO_EMBEDDER });

@@ -1,7 +1,7 @@
 /**
- * Session context and legacy reranking end to end: the SQLite primitive that finds neighbouring
+ * Session context and legacy reranking end to end: the store primitive that finds neighbouring
  * turns, recall lifting a terse turn through the turn before it, and `rerank` on and off through
- * the recall API.
+ * the recall API; on SQLite, and on PostgreSQL when ENGRAM_TEST_PG_URL is set.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,33 +10,47 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
+import type { ConfigInput } from '../src/config/schema.js';
 import type { RememberInput } from '../src/core/input.js';
 import { EngramError } from '../src/errors/errors.js';
-import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
+import { BACKENDS } from './backends.js';
 import { draft } from './fixtures/store-records.js';
 import { testEngram } from './helpers.js';
+import { PG_URL, schemaStore } from './postgres-helpers.js';
 
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
 
 afterEach(async () => {
-  while (stores.length) await stores.pop()!.close();
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+  while (cleanups.length) await cleanups.pop()!();
 });
 
-function openStore(): SqliteStore {
+function openSqlite(): Store {
   const dir = mkdtempSync(join(tmpdir(), 'engram-context-'));
-  dirs.push(dir);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const store = openSqliteStore({ path: join(dir, 'engram.db') });
-  stores.push(store);
+  cleanups.push(() => store.close());
   return store;
 }
 
+function openPostgres(): Store {
+  const opened = schemaStore();
+  cleanups.push(() => opened.cleanup());
+  return opened.store;
+}
+
+/** Stores opened directly, one per backend. */
+const STORES: { name: string; open(): Store }[] = [
+  { name: 'sqlite', open: openSqlite },
+  ...(PG_URL ? [{ name: 'postgres', open: openPostgres }] : []),
+];
+
 const ACTIVE = { space: 'default', statuses: ['active', 'challenged'] } as const;
 
-describe('SQLite session neighbours', () => {
+describe.each(STORES)('session neighbours ($name)', ({ open }) => {
   it('returns the turns within the window in the same session and space, filters applied', async () => {
-    const store = openStore();
+    const store = open();
     const turn = (session: string, n: number, extra = {}) =>
       draft({ body: `${session} turn ${n}`, source: { session, turn: n }, ...extra });
     const drafts = [
@@ -48,18 +62,18 @@ describe('SQLite session neighbours', () => {
       draft({ body: 'session without turn', source: { session: 's1' } }),
     ];
     const [, , seed, , , , , , plain] = (await store.createItems(drafts)).map((o) => o.item);
-    const around = await store.sessionNeighbors(ACTIVE, [seed!.id], 2);
+    const around = await store.sessionNeighbors!(ACTIVE, [seed!.id], 2);
     expect(around.map((t) => `${t.session}:${t.turn}:${t.body}`).sort()).toEqual([
       's1:1:s1 turn 1',
       's1:2:s1 turn 2',
       's1:3:s1 turn 3',
       's1:5:s1 turn 5',
     ]);
-    expect(await store.sessionNeighbors(ACTIVE, [seed!.id], 0)).toEqual([
+    expect(await store.sessionNeighbors!(ACTIVE, [seed!.id], 0)).toEqual([
       { id: seed!.id, session: 's1', turn: 3, body: 's1 turn 3' },
     ]);
-    expect(await store.sessionNeighbors(ACTIVE, [plain!.id], 3)).toEqual([]);
-    expect(await store.sessionNeighbors({ ...ACTIVE, space: 'other' }, [seed!.id], 3)).toEqual([]);
+    expect(await store.sessionNeighbors!(ACTIVE, [plain!.id], 3)).toEqual([]);
+    expect(await store.sessionNeighbors!({ ...ACTIVE, space: 'other' }, [seed!.id], 3)).toEqual([]);
   });
 });
 
@@ -96,16 +110,17 @@ async function stored(engram: Engram): Promise<string[]> {
 
 const rankOf = (hits: { id: string }[], id: string) => hits.findIndex((h) => h.id === id);
 
-describe('recall with session context', () => {
+describe.each(BACKENDS)('recall with session context ($name)', (backend) => {
+  const on = (config: ConfigInput = {}) =>
+    testEngram({ config: { ...config, ...backend.fresh() } });
+
   it('lifts a turn through the evidence of the turn before it, and only from visible turns', async () => {
     const question = 'When did Ann pick up the kayak?';
-    const withContext = testEngram({ config: { recall: { rerank: { enabled: false } } } });
+    const withContext = on({ recall: { rerank: { enabled: false } } });
     const ids = await stored(withContext);
     const answer = ids[1]!;
     const lifted = await withContext.recall({ query: question, k: 8, weights: { vector: 0 } });
-    const without = testEngram({
-      config: { recall: { context: { window: 0 }, rerank: { enabled: false } } },
-    });
+    const without = on({ recall: { context: { window: 0 }, rerank: { enabled: false } } });
     const plainIds = await stored(without);
     const plain = await without.recall({ query: question, k: 8, weights: { vector: 0 } });
     expect(rankOf(lifted.hits, answer)).toBeGreaterThanOrEqual(0);
@@ -120,9 +135,12 @@ describe('recall with session context', () => {
   });
 });
 
-describe('recall with rerank', () => {
+describe.each(BACKENDS)('recall with rerank ($name)', (backend) => {
+  const engramOn = (config: ConfigInput = {}) =>
+    testEngram({ config: { ...config, ...backend.fresh() } });
+
   it('reorders with the alignment scorer when asked, and not when turned off', async () => {
-    const engram = testEngram();
+    const engram = engramOn();
     await stored(engram);
     const query = 'What colour is the boat Ann bought?';
     const on = await engram.recall({ query, k: 8 });
@@ -145,14 +163,14 @@ describe('recall with rerank', () => {
   });
 
   it('runs when a request asks for it although the configuration turns it off', async () => {
-    const engram = testEngram({ config: { recall: { rerank: { enabled: false } } } });
+    const engram = engramOn({ recall: { rerank: { enabled: false } } });
     await stored(engram);
     expect((await engram.recall({ query: 'kayak' })).timings_ms.rerank).toBeUndefined();
     expect((await engram.recall({ query: 'kayak', rerank: true })).timings_ms.rerank).toBeDefined();
   });
 
   it('answers with the first-stage order when no scorer is available', async () => {
-    const engram = testEngram({ config: { embedder: { provider: 'none' } } });
+    const engram = engramOn({ embedder: { provider: 'none' } });
     await stored(engram);
     const result = await engram.recall({ query: 'kayak', rerank: true });
     expect(result.hits.length).toBeGreaterThan(0);
@@ -160,7 +178,7 @@ describe('recall with rerank', () => {
   });
 
   it('refuses a rerank flag that is not a boolean, naming the field', async () => {
-    const engram = testEngram();
+    const engram = engramOn();
     const err = await engram.recall({ query: 'kayak', rerank: 'yes' as never }).catch((e) => e);
     expect(err).toBeInstanceOf(EngramError);
     expect(err.code).toBe('INVALID_INPUT');

@@ -25,7 +25,8 @@ export interface BackupOptions {
   now: number;
 }
 
-const NAME = /^engram-(\d{8}T\d{9}Z)(?:-\d+)?\.db$/u;
+/** Backup names: a database copy (`.db`) or a JSONL snapshot (`.jsonl`), by backend. */
+const NAME = /^engram-(\d{8}T\d{9}Z)(?:-\d+)?\.(?:db|jsonl)$/u;
 
 /** The backup folder: the configured one (relative to the store's folder), else `backups/`. */
 export function backupDir(storePath: string, dir?: string): string {
@@ -43,10 +44,10 @@ function parseStamp(s: string): number {
   return Date.parse(iso);
 }
 
-function freshName(dir: string, at: number): string {
+function freshName(dir: string, at: number, extension: string): string {
   const base = `engram-${stamp(at)}`;
-  let name = `${base}.db`;
-  for (let n = 1; existsSync(join(dir, name)); n++) name = `${base}-${n}.db`;
+  let name = `${base}${extension}`;
+  for (let n = 1; existsSync(join(dir, name)); n++) name = `${base}-${n}${extension}`;
   return join(dir, name);
 }
 
@@ -76,7 +77,7 @@ export async function takeBackup(
       { field: 'lifecycle.backup.dir', rule: 'must be a writable folder' },
     );
   }
-  const path = freshName(dir, options.now);
+  const path = freshName(dir, options.now, lifecycle.backupExtension ?? '.db');
   await lifecycle.backup(path);
   const cutoff = options.now - options.keepDays * DAY_MS;
   const pruned: string[] = [];

@@ -120,6 +120,8 @@ export interface LifecycleStore {
   ): Promise<MaintenanceWrite>;
   /** A consistent online copy of the whole store at `destination`. */
   backup(destination: string): Promise<void>;
+  /** File extension of what `backup` writes: `.db` (a database file) unless the backend says. */
+  readonly backupExtension?: string;
   /**
    * Records uses in one transaction: reads the named items' facts, runs the plan, writes the
    * events and each item's new base, strength, use_count and last_used_at.

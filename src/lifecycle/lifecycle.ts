@@ -91,6 +91,10 @@ export interface LifecycleMetrics {
 
 const LIVE: readonly Status[] = ['active', 'candidate', 'challenged'];
 
+/** The lease a real maintenance run holds; renewed every third of its time while it runs. */
+const MAINTENANCE_LEASE = 'engram:maintenance';
+const MAINTENANCE_LEASE_MS = 60_000;
+
 /** Decay, review and reinforcement over one store. */
 export class Lifecycle {
   constructor(private readonly deps: LifecycleDeps) {}
@@ -111,18 +115,48 @@ export class Lifecycle {
     const req = parseWith(maintainInputSchema, input);
     const space = req.space == null ? null : this.deps.space(req.space);
     const path = this.deps.config.store.path;
-    const { report, changed } = await runMaintenance(
-      {
-        lifecycle: this.store,
-        config: this.config,
-        storePath: path === undefined || path === ':memory:' ? null : path,
-        onlineBackup: this.deps.store.capabilities.onlineBackup,
-        now: this.deps.now,
-      },
-      { space, dryRun: req.dry_run, listLimit: req.list_limit, onProgress },
-    );
+    const run = (progress?: (done: number, total: number) => void) =>
+      runMaintenance(
+        {
+          lifecycle: this.store,
+          config: this.config,
+          storePath: path === undefined || path === ':memory:' ? null : path,
+          onlineBackup: this.deps.store.capabilities.onlineBackup,
+          now: this.deps.now,
+        },
+        { space, dryRun: req.dry_run, listLimit: req.list_limit, onProgress: progress },
+      );
+    const { report, changed } = req.dry_run
+      ? await run(onProgress)
+      : await this.exclusively(run, onProgress);
     await this.notify(changed);
     return report;
+  }
+
+  /**
+   * Runs a real maintenance under the store's maintenance lease, so processes sharing the store
+   * (and overlapping calls in one process) never run it twice at once, backup included. A lost
+   * lease stops the run at its next progress report, which rolls the run back.
+   */
+  private async exclusively<T>(
+    run: (onProgress: (done: number, total: number) => void) => Promise<T>,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<T> {
+    const outcome = await this.deps.store.withLease(
+      MAINTENANCE_LEASE,
+      MAINTENANCE_LEASE_MS,
+      (lease) =>
+        run((done, total) => {
+          lease.signal.throwIfAborted();
+          onProgress?.(done, total);
+        }),
+    );
+    if (outcome.acquired) return outcome.value;
+    throw new EngramError(
+      'CONFLICT',
+      `maintenance is already running on this store (${outcome.holder}, lease until ${new Date(outcome.expires_at).toISOString()}); try again when it has finished`,
+      { rule: 'one maintenance run at a time' },
+    );
   }
 
   private async notify(changed: { space: string; id: string; operation: string }[]) {

@@ -83,7 +83,10 @@ export function startSchedule(deps: SchedulerDeps): MaintenanceSchedule {
         stopped = true;
         return;
       }
-      deps.log.warn('scheduled maintenance failed; the next run retries', { error: String(err) });
+      if ((err as { code?: string }).code === 'CONFLICT')
+        deps.log.info('scheduled maintenance skipped: another process is running it');
+      else
+        deps.log.warn('scheduled maintenance failed; the next run retries', { error: String(err) });
     }
     arm();
   };

@@ -8,6 +8,8 @@ import type pg from 'pg';
 
 import type { PgTarget } from './connection.js';
 import { missingPgvector } from './errors.js';
+import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
+import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
 
 /** One schema step. */
 export interface PgMigration {
@@ -135,6 +137,16 @@ CREATE TABLE leases (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'lifecycle: strength base, use events, settings, conversations, maintenance runs',
+    sql: LIFECYCLE_SCHEMA_SQL,
+  },
+  {
+    version: 3,
+    name: 'knowledge graph (entities, mentions, links, triggers); session-turn index',
+    sql: PG_GRAPH_SCHEMA_SQL,
+  },
 ];
 
 /** The newest schema version this code knows. */
@@ -200,17 +212,26 @@ async function ensureSchema(client: pg.ClientBase, schema: string): Promise<void
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
 }
 
-async function appliedVersions(client: pg.ClientBase): Promise<Set<number> | undefined> {
-  const { rows } = await client.query<{ t: string | null }>(
-    "SELECT to_regclass('schema_migrations')::text AS t",
-  );
+/**
+ * The versions applied to `schema` itself. Qualified: unqualified, the search path would find the
+ * ledger of another engram store in the pgvector extension's schema (often `public`) and skip
+ * creating this one's tables.
+ */
+async function appliedVersions(
+  client: pg.ClientBase,
+  schema: string,
+): Promise<Set<number> | undefined> {
+  const ledger = `${ident(schema)}.schema_migrations`;
+  const { rows } = await client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [
+    ledger,
+  ]);
   if (!rows[0]?.t) return undefined;
-  const applied = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const applied = await client.query<{ version: number }>(`SELECT version FROM ${ledger}`);
   return new Set(applied.rows.map((r) => Number(r.version)));
 }
 
-async function applyPending(client: pg.ClientBase): Promise<number> {
-  let applied = await appliedVersions(client);
+async function applyPending(client: pg.ClientBase, schema: string): Promise<number> {
+  let applied = await appliedVersions(client, schema);
   if (!applied || PG_MIGRATIONS.some((m) => !applied!.has(m.version))) {
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
@@ -250,7 +271,7 @@ export async function migrate(
   try {
     await ensureSchema(client, schema);
     await client.query(`SET search_path = ${ident(schema)}, ${ident(extension)}`);
-    const version = await applyPending(client);
+    const version = await applyPending(client, schema);
     return { version, extensionSchema: extension };
   } finally {
     await client

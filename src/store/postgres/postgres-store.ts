@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
+import { dormantExportLines } from '../../dormant/transfer.js';
 import { EngramError, notFound } from '../../errors/errors.js';
 import { type LeaseRows, runLease } from '../lease.js';
 import type {
@@ -23,6 +24,7 @@ import type {
   PendingVector,
   RelationRecord,
   ScoredId,
+  SessionTurn,
   StatusEventRecord,
   Store,
   StoreCapabilities,
@@ -32,8 +34,10 @@ import type {
 import { parseConnection, type PgSslOptions } from './connection.js';
 import { PgDatabase } from './database.js';
 import { PgDormantStore } from './dormant-store.js';
+import { PgGraphStore } from './graph-store.js';
 import { keywordSearch } from './keyword.js';
 import { pgLeaseRows } from './leases.js';
+import { PgLifecycleStore } from './lifecycle-store.js';
 import { lockSchemaInTransaction } from './migrations.js';
 import { publishModel, putVectors, recordAccess } from './model.js';
 import {
@@ -48,6 +52,7 @@ import {
   relationFromRow,
   versionFromRow,
 } from './rows.js';
+import { sessionNeighbors } from './session-context.js';
 import * as transfer from './transfer.js';
 import { annSearch, exactSearch, type HnswSettings } from './vector-index.js';
 import { VectorIndexes } from './vector-indexes.js';
@@ -82,12 +87,17 @@ export class PostgresStore implements Store {
     backend: 'postgres',
     vectorIndex: 'hnsw',
     multiProcess: true,
-    onlineBackup: false,
+    // Maintenance backups are consistent JSONL snapshots (lifecycle-backup.ts).
+    onlineBackup: true,
   };
   readonly schema: string;
   private readonly db: PgDatabase;
   /** Dormant-recall persistence (the dormant capability). */
   readonly dormant: PgDormantStore;
+  /** Knowledge-graph persistence (the graph capability). */
+  readonly graph: PgGraphStore;
+  /** Decay, review, reinforcement and auto-recall persistence (the lifecycle capability). */
+  readonly lifecycle: PgLifecycleStore;
   private readonly hnsw: HnswSettings;
   private readonly leases: LeaseRows;
   private readonly indexes: VectorIndexes;
@@ -125,6 +135,8 @@ export class PostgresStore implements Store {
     });
     this.leases = pgLeaseRows(this.db);
     this.dormant = new PgDormantStore(this.db);
+    this.graph = new PgGraphStore(this.db);
+    this.lifecycle = new PgLifecycleStore(this.db, () => dormantExportLines(this, null));
     this.logger = options.logger ?? silentLogger;
     this.indexes = new VectorIndexes(this.db, this.schema, this.hnsw, this.logger);
   }
@@ -194,10 +206,12 @@ export class PostgresStore implements Store {
   }
 
   async getItems(space: string, ids: readonly string[]): Promise<ItemRecord[]> {
-    if (ids.length === 0) return [];
+    // An id with a NUL character names no item (PostgreSQL cannot hold one): it is simply absent.
+    const lookup = ids.filter((id) => !id.includes('\u0000'));
+    if (lookup.length === 0) return [];
     const rows = await this.db.query<PgItemRow>(
       `SELECT ${ITEM_COLUMNS} FROM items WHERE space = $1 AND id = ANY($2::text[])`,
-      [space, [...ids]],
+      [space, lookup],
     );
     const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
@@ -241,13 +255,15 @@ export class PostgresStore implements Store {
         [id, space],
       );
       if (!row) throw notFound('memory', id);
-      await tx.query('DELETE FROM vectors WHERE item_pk = $1', [row.pk]);
-      await tx.query('DELETE FROM versions WHERE item_id = $1', [id]);
-      await tx.query('DELETE FROM items WHERE pk = $1', [row.pk]);
+      // Relations before the item: relation rows are locked before the graph lock the item's
+      // delete takes (graph-schema.ts), the order every write keeps.
       await tx.query(
         "UPDATE relations SET invalidated_at = $1, invalidated_reason = 'purged' WHERE (from_id = $2 OR to_id = $2) AND invalidated_at IS NULL",
         [audit.at, id],
       );
+      await tx.query('DELETE FROM vectors WHERE item_pk = $1', [row.pk]);
+      await tx.query('DELETE FROM versions WHERE item_id = $1', [id]);
+      await tx.query('DELETE FROM items WHERE pk = $1', [row.pk]);
       await tx.query(
         'INSERT INTO purges (item_id, space, actor, reason, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (item_id) DO NOTHING',
         [id, space, audit.actor, audit.reason, audit.at],
@@ -364,6 +380,15 @@ export class PostgresStore implements Store {
     const n = row?.n ?? 0;
     this.counts.set(key, { n, at: Date.now() });
     return n;
+  }
+
+  /** Conversation turns around the given items (recall's session context). */
+  sessionNeighbors(
+    filter: ItemFilter,
+    ids: readonly string[],
+    window: number,
+  ): Promise<SessionTurn[]> {
+    return sessionNeighbors(this.db, filter, ids, window);
   }
 
   async recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {

@@ -46,7 +46,7 @@ function group<T>(rows: readonly T[], key: (row: T) => string | number): Map<str
   return out;
 }
 
-async function exportPage(db: PgDatabase, rows: PgItemRow[]): Promise<ItemExport[]> {
+async function exportPage(db: Queryable, rows: PgItemRow[]): Promise<ItemExport[]> {
   const ids = rows.map((r) => r.id);
   const pks = rows.map((r) => r.pk);
   const [versions, events, vectors] = await Promise.all([
@@ -79,10 +79,7 @@ async function exportPage(db: PgDatabase, rows: PgItemRow[]): Promise<ItemExport
 }
 
 /** Streams full item records of a space (or all) in id order, one page at a time. */
-export async function* exportItems(
-  db: PgDatabase,
-  space: string | null,
-): AsyncIterable<ItemExport> {
+export async function* exportItems(db: Queryable, space: string | null): AsyncIterable<ItemExport> {
   let after = '';
   for (;;) {
     const rows = await db.query<PgItemRow>(
@@ -97,7 +94,7 @@ export async function* exportItems(
 
 /** Streams relations of a space (or all) in id order. */
 export async function* exportRelations(
-  db: PgDatabase,
+  db: Queryable,
   space: string | null,
 ): AsyncIterable<RelationRecord> {
   let after = '';

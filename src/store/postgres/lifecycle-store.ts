@@ -1,0 +1,232 @@
+/**
+ * The PostgreSQL side of the lifecycle capability, the twin of the SQLite one: decay facts in one
+ * scan, maintenance applied in one transaction, use events, persisted settings and
+ * per-conversation auto-recall state. Several engram processes share the database, so every
+ * read-plan-write locks the rows it plans from first, and maintenance runs one at a time.
+ */
+import type {
+  ConversationState,
+  DecayFacts,
+  LifecycleStore,
+  MaintenanceRunRecord,
+  MaintenanceWrite,
+  UseCounts,
+  UseEventRecord,
+} from '../../lifecycle/lifecycle-store.js';
+import type { PgDatabase } from './database.js';
+import { writeSnapshot } from './lifecycle-backup.js';
+import {
+  factsFromRow,
+  lockFactsRows,
+  readFactsRows,
+  useFromRow,
+  type UseRow,
+  writeMaintenance,
+  writeUses,
+} from './lifecycle-rows.js';
+import { assertStorable, parseVector } from './rows.js';
+
+type RunRow = Omit<MaintenanceRunRecord, 'summary'> & { summary: Record<string, unknown> };
+
+function runFromRow(row: RunRow): MaintenanceRunRecord {
+  return {
+    id: row.id,
+    space: row.space,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    backup_path: row.backup_path,
+    summary: row.summary,
+  };
+}
+
+/** Whether PostgreSQL can hold the text (no NUL characters). */
+function storable(text: string): boolean {
+  return !text.includes('\u0000');
+}
+
+/** Rejects the text of a use PostgreSQL cannot hold, naming the input field. */
+function assertStorableUse(e: UseEventRecord): void {
+  assertStorable(e.actor, 'actor');
+  assertStorable(e.conversation_id, 'conversation_id');
+  assertStorable(e.context_tags, 'context_tags');
+  assertStorable(e.context_area, 'context_area');
+}
+
+/** LifecycleStore over the PostgreSQL store's pool. */
+export class PgLifecycleStore implements LifecycleStore {
+  /** Backups are JSONL snapshots in engram's export format. */
+  readonly backupExtension = '.jsonl';
+
+  /**
+   * @param extraLines export lines of telemetry kept outside the item tables (dormant recall),
+   *   appended to each backup after the snapshot.
+   */
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly extraLines?: () => AsyncIterable<string>,
+  ) {}
+
+  async decayFacts(space: string | null, ids?: readonly string[]): Promise<DecayFacts[]> {
+    if (ids?.length === 0) return [];
+    return (await readFactsRows(this.db, space, ids)).map(factsFromRow);
+  }
+
+  /**
+   * One transaction: waits for any other run on this store (a self-exclusive table lock taken
+   * before anything is read), locks the rows it plans from, reads their facts, plans, writes.
+   * A throw from `onProgress` rolls everything back and reaches the caller unchanged.
+   */
+  async applyMaintenance(
+    space: string | null,
+    plan: (facts: readonly DecayFacts[]) => MaintenanceWrite,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<MaintenanceWrite> {
+    let stopped: { error: unknown } | undefined;
+    const progress =
+      onProgress &&
+      ((done: number, total: number) => {
+        try {
+          onProgress(done, total);
+        } catch (error) {
+          stopped = { error };
+          throw error;
+        }
+      });
+    try {
+      return await this.db.transaction(async (tx) => {
+        stopped = undefined;
+        await tx.query('LOCK TABLE maintenance_runs IN SHARE ROW EXCLUSIVE MODE');
+        await lockFactsRows(tx, space);
+        const rows = await readFactsRows(tx, space, undefined, true);
+        const result = plan(rows.map(factsFromRow));
+        await writeMaintenance(tx, result, new Map(rows.map((r) => [r.id, r.pk])), progress);
+        return result;
+      });
+    } catch (err) {
+      if (stopped) throw stopped.error;
+      throw err;
+    }
+  }
+
+  async backup(destination: string): Promise<void> {
+    await writeSnapshot(this.db, destination, this.extraLines);
+  }
+
+  async recordUses(
+    space: string,
+    ids: readonly string[],
+    plan: (facts: ReadonlyMap<string, DecayFacts>) => UseEventRecord[],
+  ): Promise<UseEventRecord[]> {
+    // An id PostgreSQL cannot hold names no item: it is left to be reported unknown, alone.
+    const known = ids.filter(storable);
+    return this.db.transaction(async (tx) => {
+      await lockFactsRows(tx, space, known);
+      const facts = (await readFactsRows(tx, space, known, true)).map(factsFromRow);
+      const events = plan(new Map(facts.map((f) => [f.id, f])));
+      events.forEach(assertStorableUse);
+      await writeUses(tx, space, events);
+      return events;
+    });
+  }
+
+  async useCounts(space: string, since?: number): Promise<UseCounts> {
+    const rows = await this.db.query<{ source: string; n: number; crossed: number }>(
+      `SELECT source, count(*) AS n, count(*) FILTER (WHERE cross_domain) AS crossed
+FROM use_events WHERE space = $1 AND at >= $2 GROUP BY source ORDER BY source COLLATE "C"`,
+      [space, since ?? 0],
+    );
+    return {
+      events: rows.reduce((s, r) => s + r.n, 0),
+      cross_domain: rows.reduce((s, r) => s + r.crossed, 0),
+      by_source: Object.fromEntries(rows.map((r) => [r.source, r.n])),
+    };
+  }
+
+  async useEvents(space: string, itemId: string): Promise<UseEventRecord[]> {
+    if (!storable(itemId)) return [];
+    const rows = await this.db.query<UseRow>(
+      'SELECT * FROM use_events WHERE space = $1 AND item_id = $2 ORDER BY at, id',
+      [space, itemId],
+    );
+    return rows.map(useFromRow);
+  }
+
+  async getSetting(space: string, key: string): Promise<unknown> {
+    const [row] = await this.db.query<{ value: unknown }>(
+      'SELECT value FROM settings WHERE space = $1 AND key = $2',
+      [space, key],
+    );
+    return row?.value;
+  }
+
+  async putSetting(space: string, key: string, value: unknown, at: number): Promise<void> {
+    assertStorable(value, key);
+    await this.db.query(
+      `INSERT INTO settings (space, key, value, updated_at) VALUES ($1, $2, $3::json, $4)
+ON CONFLICT (space, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      [space, key, JSON.stringify(value), at],
+      'write',
+    );
+  }
+
+  async conversation(
+    space: string,
+    conversationId: string,
+  ): Promise<ConversationState | undefined> {
+    if (!storable(conversationId)) return undefined;
+    const [row] = await this.db.query<ConversationState>(
+      'SELECT space, conversation_id, topics, last_recall_at, updated_at FROM autorecall_conversations WHERE space = $1 AND conversation_id = $2',
+      [space, conversationId],
+    );
+    return row
+      ? {
+          space: row.space,
+          conversation_id: row.conversation_id,
+          topics: row.topics,
+          last_recall_at: row.last_recall_at,
+          updated_at: row.updated_at,
+        }
+      : undefined;
+  }
+
+  async putConversation(state: ConversationState): Promise<void> {
+    assertStorable(state.conversation_id, 'conversation_id');
+    await this.db.query(
+      `INSERT INTO autorecall_conversations (space, conversation_id, topics, last_recall_at, updated_at)
+VALUES ($1, $2, $3::json, $4, $5) ON CONFLICT (space, conversation_id) DO UPDATE SET
+topics = excluded.topics, last_recall_at = excluded.last_recall_at, updated_at = excluded.updated_at`,
+      [
+        state.space,
+        state.conversation_id,
+        JSON.stringify(state.topics),
+        state.last_recall_at,
+        state.updated_at,
+      ],
+      'write',
+    );
+  }
+
+  async lastMaintenance(space: string | null): Promise<MaintenanceRunRecord | undefined> {
+    const [row] = await this.db.query<RunRow>(
+      `SELECT * FROM maintenance_runs WHERE ${space === null ? 'space IS NULL' : '(space = $1 OR space IS NULL)'}
+ORDER BY started_at DESC, id DESC LIMIT 1`,
+      space === null ? [] : [space],
+    );
+    return row ? runFromRow(row) : undefined;
+  }
+
+  async storedVectors(
+    space: string,
+    ids: readonly string[],
+    model: string,
+  ): Promise<Map<string, Float32Array>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.query<{ id: string; vec: string }>(
+      `SELECT i.id, v.embedding::text AS vec FROM items i
+JOIN vectors v ON v.item_pk = i.pk AND v.model = $3
+WHERE i.space = $1 AND i.id = ANY($2::text[]) AND v.embedding IS NOT NULL`,
+      [space, [...ids], model],
+    );
+    return new Map(rows.map((r) => [r.id, parseVector(r.vec)]));
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Session neighbours for recall's session context on PostgreSQL: items recorded as turns of one
+ * conversation (`source.session` a JSON string, `source.turn` a JSON integer) found through the
+ * expression index `items_session_turn` (migration 3). Same results as the SQLite primitive.
+ */
+import type { ItemFilter, SessionTurn } from '../store.js';
+import type { Queryable } from './database.js';
+import { compileFilter, Params } from './rows.js';
+
+/** The session of a row (alias `a`): the text of `source.session`. */
+function sessionOf(a: string): string {
+  return `(${a}.source ->> 'session')`;
+}
+
+/**
+ * The turn of a row (alias `a`) when `source.turn` is a JSON integer, else null. A JSON number
+ * written with a fraction or an exponent is no turn (SQLite's json_type says 'real' for it).
+ */
+function turnOf(a: string): string {
+  return `(CASE WHEN json_typeof(${a}.source -> 'turn') = 'number' AND (${a}.source ->> 'turn') ~ '^-?[0-9]{1,18}$' THEN (${a}.source ->> 'turn')::int8 END)`;
+}
+
+/** Whether a row's session is a JSON string (the index's predicate). */
+function hasSession(a: string): string {
+  return `json_typeof(${a}.source -> 'session') = 'string'`;
+}
+
+/**
+ * Index DDL (migration 3): the query below repeats these expressions, so the planner matches
+ * them to the index (space, session, turn) and its predicate.
+ */
+export const PG_SESSION_TURN_INDEX_SQL = `
+CREATE INDEX items_session_turn ON items (space, ${sessionOf('items')}, ${turnOf('items')})
+  WHERE ${hasSession('items')};
+`;
+
+/**
+ * Positions of `ids` that are conversation turns, plus every item passing `filter` within
+ * `window` turns of one of them in the same session. Seeds need not pass the filter (they come
+ * from recall's candidates, which did); neighbours must, so hidden items never become context.
+ */
+export async function sessionNeighbors(
+  db: Queryable,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+): Promise<SessionTurn[]> {
+  // An id with a NUL character names no item (PostgreSQL text cannot hold one).
+  const lookup = [...new Set(ids)].filter((id) => !id.includes('\u0000'));
+  if (lookup.length === 0 || !(window >= 0)) return [];
+  const params = new Params();
+  const space = params.add(filter.space);
+  const seedIds = params.add(lookup, '::text[]');
+  const span = params.add(Math.floor(window), '::int8');
+  const where = compileFilter(filter, params, 'i');
+  // Seeds through the id index (a MATERIALIZED list of distinct positions), neighbours through
+  // the session-turn index; one row per item, whichever seeds reach it.
+  const sql = `
+WITH seeds AS MATERIALIZED (
+  SELECT DISTINCT t.session, t.turn FROM unnest(${seedIds}) AS x(id)
+  CROSS JOIN LATERAL (
+    -- LIMIT keeps this a probe of the id index per seed, never a scan of the space's turns.
+    SELECT ${sessionOf('s')} AS session, ${turnOf('s')} AS turn FROM items s
+    WHERE s.id = x.id AND s.space = ${space} AND ${hasSession('s')} LIMIT 1
+  ) t
+  WHERE t.turn IS NOT NULL
+)
+SELECT DISTINCT ON (i.id) i.id, seeds.session, ${turnOf('i')} AS turn, i.body
+FROM seeds JOIN items i
+  ON i.space = ${space} AND ${hasSession('i')}
+  AND ${sessionOf('i')} = seeds.session
+  AND ${turnOf('i')} BETWEEN seeds.turn - ${span} AND seeds.turn + ${span}
+WHERE ${where}
+ORDER BY i.id`;
+  const rows = await db.query<SessionTurn>(sql, params.values);
+  return rows.sort(
+    (a, b) => compare(a.session, b.session) || a.turn - b.turn || compare(a.id, b.id),
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
