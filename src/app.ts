@@ -47,10 +47,10 @@ function openStore(config: Config, log: Logger): Store {
       statementTimeoutMs: store.statement_timeout_ms,
       connectTimeoutMs: store.connect_timeout_ms,
       ssl: store.ssl,
-      // `store.ann` as for SQLite's index, with pgvector's own ef_search.
+      // `store.ann` as for SQLite's index, with pgvector's own build and search widths.
       hnsw: {
         m: store.ann.m,
-        efConstruction: store.ann.ef_construction,
+        efConstruction: store.ann.postgres_ef_construction,
         efSearch: store.ann.postgres_ef_search,
         exactBelow: store.ann.enabled ? store.ann.min_items : Number.POSITIVE_INFINITY,
       },

@@ -56,7 +56,7 @@ export function renderMarkdown(r: PostgresReport): string {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GB RAM, Node ${m.node}; ${r.server} on the same machine (loopback). Load average at start ${m.load_avg_start.join(' / ')}, at end ${m.load_avg_end.join(' / ')} (the machine is shared, so absolute numbers are noisy; ratios come from one run).`,
     `Commit ${r.commit}. ${r.options.queries} queries per mode, seed ${r.options.seed}, the synthetic corpus of the scale benchmark (bench/scale/corpus.ts). Latencies are per \`recall\` call through \`createEngram\` (query embedding, fusion, hydration and access accounting included).`,
-    `Index settings (\`store.ann\`): m ${r.ann.m}, ef_construction ${r.ann.ef_construction}, ef_search ${r.ann.ef_search} (SQLite) and ${r.ann.postgres_ef_search} (PostgreSQL, \`postgres_ef_search\`), exact scan below ${n(r.ann.min_items, 0)} vectors per space.`,
+    `Index settings (\`store.ann\`): m ${r.ann.m}; SQLite ef_construction ${r.ann.ef_construction}, ef_search ${r.ann.ef_search}; PostgreSQL ef_construction ${r.ann.postgres_ef_construction}, ef_search ${r.ann.postgres_ef_search}; exact scan below ${n(r.ann.min_items, 0)} vectors per space.`,
     '',
     ...r.sizes.flatMap((s) => sizeSection(s, r.ann.postgres_ef_search)),
   ].join('\n');

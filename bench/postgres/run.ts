@@ -163,7 +163,7 @@ async function runSize(
       opts.queries,
       EF_VALUES,
       ANN.m,
-      ANN.ef_construction,
+      ANN.postgres_ef_construction,
     );
     const stats = await postgres.status();
     const sqliteBytes = statSync(join(dir, 'engram.db')).size;

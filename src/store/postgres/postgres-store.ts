@@ -120,7 +120,7 @@ export class PostgresStore implements Store {
     // The defaults of `store.ann`, so a store opened directly behaves as a configured one.
     this.hnsw = {
       m: 16,
-      efConstruction: 100,
+      efConstruction: 200,
       efSearch: 1_000,
       exactBelow: 20_000,
       ...options.hnsw,
