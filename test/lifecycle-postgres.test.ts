@@ -2,7 +2,8 @@
  * What the lifecycle capability needs from PostgreSQL beyond the suites every backend runs
  * (test/lifecycle-*.test.ts, test/autorecall*.test.ts): the version-2 migration on a store that
  * predates it, several processes reinforcing and maintaining one store at once, the JSONL backup
- * restored by the real `engram import`, and text PostgreSQL cannot hold. Skipped without
+ * (items and lifecycle state) restored by the real `engram import`, and text PostgreSQL cannot
+ * hold, written or imported. Skipped without
  * ENGRAM_TEST_PG_URL.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
+import { importLines } from '../src/core/transfer.js';
 import type { MaintenanceWrite } from '../src/lifecycle/lifecycle-store.js';
 import { planMaintenance } from '../src/lifecycle/maintain.js';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
@@ -57,6 +59,19 @@ function cli(
     child.on('error', fail);
     child.on('close', (code) => done({ code, out, err }));
   });
+}
+
+/** The lifecycle state a backup should bring back, as the store's reads show it. */
+async function lifecycleState(engram: Engram, used: string) {
+  const store = pgStore(engram).lifecycle;
+  return {
+    facts: await store.decayFacts('default'),
+    uses: await store.useEvents('default', used),
+    settings: await engram.autoRecallSettings(),
+    stats: await engram.autoRecallStats(),
+    conversation: await store.conversation('default', 'c-1'),
+    run: await store.lastMaintenance(null),
+  };
 }
 
 /** Writes `n` working notes through the service; returns their ids. */
@@ -203,24 +218,36 @@ describe.skipIf(!PG_URL)('PostgreSQL lifecycle', () => {
     const { memory: fact } = await engram.remember({ body: 'the wiki moved', kind: 'fact' });
     await engram.relate(fact.id, ids[0]!, { type: 'related' });
     await engram.revise(fact.id, { body: 'the wiki moved to the new host' });
+    // lifecycle state: uses, settings, a conversation and an earlier maintenance run
+    await engram.observeMemoryUsage({ memory_ids: [fact.id], context_tags: ['infra'] });
+    await engram.configureAutoRecall({ enabled: true, mode: 'silent', relevance_threshold: 0.05 });
+    await engram.processMessage({ message: 'Where did the wiki move to?', conversation_id: 'c-1' });
+    const first = await engram.maintain();
     clock.advance(40 * DAY);
     const before = await engram.list({ statuses: ['active', 'candidate'], limit: 100 });
+    const state = await lifecycleState(engram, fact.id);
+    expect(state.run).toMatchObject({ id: first.run_id });
     const report = await engram.maintain();
     expect(report.archived).toBe(20);
     const path = report.backup!.path;
-    expect(readdirSync(join(dir, 'backups'))).toEqual([path.split('/').pop()]);
+    expect(readdirSync(join(dir, 'backups'))).toContain(path.split('/').pop());
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'engram-export', version: 1, space: null });
     expect(lines.filter((l) => l.startsWith('{"type":"item"'))).toHaveLength(21);
     expect(lines.filter((l) => l.startsWith('{"type":"relation"'))).toHaveLength(1);
+    for (const type of ['strength_base', 'use_event', 'setting', 'autorecall_conversation'])
+      expect(lines.filter((l) => l.startsWith(`{"type":"${type}"`)).length).toBeGreaterThan(0);
+    // the backup is taken before its own run is recorded: it holds the earlier run only
+    expect(lines.filter((l) => l.startsWith('{"type":"maintenance_run"'))).toHaveLength(1);
 
     const copy = pgEngram(clock);
     const imported = await cli(copy.config.store.schema, ['--json', 'import', path]);
     expect(imported.code, imported.err).toBe(0);
     expect(JSON.parse(imported.out.trim().split('\n').at(-1)!)).toMatchObject({
-      summary: { imported: 22, error: 0 },
+      summary: { imported: lines.length - 1, error: 0 },
     });
     expect(await copy.list({ statuses: ['active', 'candidate'], limit: 100 })).toEqual(before);
+    expect(await lifecycleState(copy, fact.id)).toEqual(state);
     const history = await copy.history(fact.id);
     expect(history.versions.map((v) => v.body)).toEqual([
       'the wiki moved',
@@ -256,5 +283,47 @@ describe.skipIf(!PG_URL)('PostgreSQL lifecycle', () => {
     );
     expect(chat).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'conversation_id' } });
     expect((await engram.get(id!)).use_count).toBe(1);
+  });
+
+  it('fails an imported lifecycle line PostgreSQL cannot hold alone, naming its field', async () => {
+    const engram = pgEngram(testClock());
+    const [id] = await seedWorking(engram, 1);
+    const use = (eventId: string, actor: string) =>
+      JSON.stringify({
+        type: 'use_event',
+        event: {
+          id: eventId,
+          space: 'default',
+          item_id: id,
+          at: '2026-01-02T00:00:00.000Z',
+          source: 'explicit',
+          conversation_id: null,
+          actor,
+          context_tags: [],
+          context_area: null,
+          cross_domain: false,
+          base_before: 1,
+          base_after: 1.1,
+          strength_before: 1,
+          strength_after: 1,
+        },
+      });
+    const setting = JSON.stringify({
+      type: 'setting',
+      setting: {
+        space: 'default',
+        key: 'notes',
+        value: { note: 'a\u0000b' },
+        updated_at: '2026-01-02T00:00:00.000Z',
+      },
+    });
+    const report = await importLines(engram, [use('U1', 'a\u0000b'), setting, use('U2', 'agent')]);
+    expect(report.errors.map((e) => [e.line, e.error?.code, e.error?.field])).toEqual([
+      [1, 'INVALID_INPUT', 'event.actor'],
+      [2, 'INVALID_INPUT', 'setting.value.note'],
+    ]);
+    expect(report.imported).toBe(1);
+    const events = await pgStore(engram).lifecycle.useEvents('default', id!);
+    expect(events.map((e) => [e.id, e.actor])).toEqual([['U2', 'agent']]);
   });
 });

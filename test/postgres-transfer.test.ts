@@ -1,23 +1,24 @@
 /**
  * Moving a store between backends (§12): `export` from SQLite, `import` into PostgreSQL, export
  * again and import into a new SQLite file gives byte-identical export lines — items, versions,
- * relations, status events and vectors — and the same recall results on both backends.
+ * relations, status events, vectors and the lifecycle state (reinforcement bases, use events,
+ * auto-recall settings and conversations, maintenance runs) — and the same recall results and
+ * lifecycle state on both backends.
  */
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { exportLines, importLines } from '../src/core/transfer.js';
+import { importLines } from '../src/core/transfer.js';
+import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
 import { testEngram } from './helpers.js';
 import { dropSchema, PG_URL, pgConfig, randomSchema } from './postgres-helpers.js';
+import { exportedLines as lines, lineCounts, populateLifecycle } from './transfer-helpers.js';
 
-async function lines(engram: Engram): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of exportLines(engram, null)) out.push(line);
-  return out.slice(1); // the header carries the export time
-}
-
-/** A store with every kind of record: versions, status changes, relations, vectors, accesses. */
-async function populate(engram: Engram): Promise<void> {
+/**
+ * A store with every kind of record: versions, status changes, relations, vectors, accesses, and
+ * lifecycle state. Returns the id of the most used memory.
+ */
+async function populate(engram: Engram): Promise<string> {
   const remember = async (body: string, extra: Record<string, unknown> = {}) =>
     (await engram.remember({ body, ...extra })).memory.id;
   const kettle = await remember('Descale the kettle every month with citric acid', {
@@ -58,6 +59,28 @@ async function populate(engram: Engram): Promise<void> {
   await engram.setImportance(newDb, 0.9);
   await engram.purge(secret, { reason: 'privacy request' });
   await engram.recall({ query: 'where are invoices stored', k: 2 });
+  await populateLifecycle(engram, { used: kettle, reviewed: newDb });
+  return kettle;
+}
+
+/** The lifecycle state of a store as its reads show it, at one moment. */
+async function lifecycleState(engram: Engram, used: string) {
+  const store = requireLifecycle(engram.storeForTransfer);
+  const state = [];
+  for (const space of ['default', 'alice'])
+    state.push(
+      await store.decayFacts(space),
+      await store.useCounts(space),
+      await engram.autoRecallSettings({ space }),
+      await engram.autoRecallStats({ space }),
+    );
+  state.push(
+    await store.useEvents('default', used),
+    await store.conversation('default', 'chat-1'),
+    await store.conversation('default', 'chat-2'),
+    await store.lastMaintenance(null),
+  );
+  return state;
 }
 
 function recallIds(engram: Engram, query: string) {
@@ -70,27 +93,39 @@ if (PG_URL) {
   describe('moving a store between SQLite and PostgreSQL', () => {
     it('exports from SQLite, imports into PostgreSQL and back, with identical records', async () => {
       const source = testEngram();
-      await populate(source);
+      const used = await populate(source);
       const first = await lines(source);
-      expect(first.filter((l) => l.startsWith('{"type":"item"')).length).toBe(6);
-      expect(first.filter((l) => l.startsWith('{"type":"relation"')).length).toBe(3);
+      const counts = lineCounts(first);
+      expect(counts).toMatchObject({
+        item: 6,
+        relation: 3,
+        strength_base: 2,
+        setting: 2,
+        autorecall_conversation: 2,
+        maintenance_run: 1,
+      });
+      expect(counts.use_event).toBeGreaterThanOrEqual(4);
       expect(first.join('\n')).toContain('"vector":"'); // real vectors travel
+      const state = await lifecycleState(source, used);
+      const all = first.length;
 
       const schema = randomSchema();
       const pg = testEngram({ config: pgConfig(schema) });
       try {
         await pg.status(); // publishes the embedder's model, as a running service does
         const report = await importLines(pg, first);
-        expect(report).toMatchObject({ error: 0, imported: 9 });
+        expect(report).toMatchObject({ error: 0, imported: all });
         const second = await lines(pg);
         expect(second).toEqual(first);
-        expect(await importLines(pg, second)).toMatchObject({ exists: 9, imported: 0 });
+        expect(await lifecycleState(pg, used)).toEqual(state);
+        expect(await importLines(pg, second)).toMatchObject({ exists: all, imported: 0 });
         expect(await lines(pg)).toEqual(first);
 
         const back = testEngram();
         await back.status();
-        expect(await importLines(back, second)).toMatchObject({ error: 0, imported: 9 });
+        expect(await importLines(back, second)).toMatchObject({ error: 0, imported: all });
         expect(await lines(back)).toEqual(first);
+        expect(await lifecycleState(back, used)).toEqual(state);
 
         for (const query of ['kettle vinegar', 'invoices database', 'when do deploys happen']) {
           const expected = await recallIds(source, query);

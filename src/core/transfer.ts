@@ -1,11 +1,11 @@
 /**
  * JSONL export and import (§2, §12). Export writes a header, then one line per item (with its
- * versions, status events and vectors) and one per relation: lossless, so a store can move between
- * backends. Import takes those lines, or plain memory lines (`{"body": ...}`), idempotently: a
- * re-run creates nothing new. Each bad line fails alone, reported with its line number.
+ * versions, status events and vectors) and one per relation (transfer-records.ts), then the lines
+ * of the capabilities (lifecycle state, dormant-recall telemetry): lossless, so a store can move
+ * between backends. Import takes those lines, or plain memory lines (`{"body": ...}`),
+ * idempotently: a re-run creates nothing new. Each bad line fails alone, reported with its line
+ * number.
  */
-import { z } from 'zod';
-
 import {
   DORMANT_LINE_TYPES,
   dormantExportLines,
@@ -14,11 +14,22 @@ import {
   parseDormantLine,
 } from '../dormant/transfer.js';
 import { EngramError, toEngramError } from '../errors/errors.js';
-import { fromZodError } from '../errors/zod.js';
+import {
+  importLifecycleLines,
+  LIFECYCLE_LINE_TYPES,
+  lifecycleExportLines,
+  type LifecycleLine,
+  lifecycleLineSpace,
+  parseLifecycleLine,
+} from '../lifecycle/transfer.js';
 import type { ItemExport, RelationRecord } from '../store/store.js';
-import { idSchema, isoSchema, sourceSchema, spaceSchema } from './input.js';
 import type { MemoryService } from './service.js';
-import { KINDS, RELATION_TYPES, STATUSES } from './types.js';
+import {
+  itemToLine,
+  parseItemLine,
+  parseRelationLine,
+  relationToLine,
+} from './transfer-records.js';
 
 /** Format tag of the export header. */
 export const EXPORT_FORMAT = 'engram-export';
@@ -59,145 +70,6 @@ export interface ImportOptions {
   onBatch?: (results: readonly LineResult[], report: ImportReport) => void;
 }
 
-const ms = (iso: string) => Date.parse(iso);
-const isoOrNull = z.union([isoSchema, z.null()]);
-const vec = z.strictObject({
-  model: z.string().min(1),
-  dimension: z.number().int().min(0),
-  vector: z.string().nullable(),
-});
-
-const itemLine = z.strictObject({
-  type: z.literal('item'),
-  item: z.strictObject({
-    id: idSchema,
-    space: spaceSchema,
-    area: z.string().min(1),
-    kind: z.enum(KINDS),
-    title: z.string().nullable(),
-    body: z.string().min(1),
-    body_hash: z.string().min(1),
-    tags: z.array(z.string()),
-    importance: z.number().min(0).max(1),
-    pinned: z.boolean(),
-    status: z.enum(STATUSES),
-    strength: z.number().min(0).max(1),
-    source: sourceSchema.nullable(),
-    version: z.number().int().min(1),
-    created_at: isoSchema,
-    updated_at: isoSchema,
-    access_count: z.number().int().min(0),
-    last_accessed_at: isoOrNull,
-    use_count: z.number().int().min(0),
-    last_used_at: isoOrNull,
-    prior: z.record(z.string(), z.unknown()).nullable(),
-    vector_state: z.enum(['ready', 'pending', 'empty']),
-  }),
-  versions: z.array(
-    z.strictObject({
-      version: z.number().int().min(1),
-      title: z.string().nullable(),
-      body: z.string(),
-      tags: z.array(z.string()),
-      actor: z.string().nullable(),
-      reason: z.string().nullable(),
-      created_at: isoSchema,
-    }),
-  ),
-  status_events: z.array(
-    z.strictObject({
-      id: z.string().min(1),
-      from_status: z.enum(STATUSES).nullable(),
-      to_status: z.enum(STATUSES),
-      reason: z.string(),
-      actor: z.string().nullable(),
-      at: isoSchema,
-    }),
-  ),
-  vectors: z.array(vec),
-});
-
-const relationLine = z.strictObject({
-  type: z.literal('relation'),
-  relation: z.strictObject({
-    id: z.string().min(1),
-    space: spaceSchema,
-    type: z.enum(RELATION_TYPES),
-    from_id: idSchema,
-    to_id: idSchema,
-    actor: z.string().nullable(),
-    reason: z.string().nullable(),
-    created_at: isoSchema,
-    invalidated_at: isoOrNull,
-    invalidated_reason: z.string().nullable(),
-  }),
-});
-
-function vectorToBase64(v: Float32Array): string {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
-}
-
-function base64ToVector(s: string, dimension: number, field: string): Float32Array {
-  const bytes = Buffer.from(s, 'base64');
-  if (bytes.byteLength !== dimension * 4)
-    throw new EngramError(
-      'INVALID_INPUT',
-      `${field}: vector has ${bytes.byteLength / 4} values, dimension says ${dimension}`,
-      { field, rule: 'length = dimension' },
-    );
-  const out = new Float32Array(dimension);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
-}
-
-const iso = (t: number) => new Date(t).toISOString();
-const isoN = (t: number | null) => (t === null ? null : iso(t));
-
-/** One exported item as a JSON line. */
-export function itemToLine(r: ItemExport): string {
-  const { item } = r;
-  return JSON.stringify({
-    type: 'item',
-    item: {
-      ...item,
-      created_at: iso(item.created_at),
-      updated_at: iso(item.updated_at),
-      last_accessed_at: isoN(item.last_accessed_at),
-      last_used_at: isoN(item.last_used_at),
-    },
-    versions: r.versions.map((v) => ({
-      version: v.version,
-      title: v.title,
-      body: v.body,
-      tags: v.tags,
-      actor: v.actor,
-      reason: v.reason,
-      created_at: iso(v.created_at),
-    })),
-    status_events: r.status_events.map((e) => ({
-      id: e.id,
-      from_status: e.from_status,
-      to_status: e.to_status,
-      reason: e.reason,
-      actor: e.actor,
-      at: iso(e.at),
-    })),
-    vectors: r.vectors.map((v) => ({
-      model: v.model,
-      dimension: v.dimension,
-      vector: v.vector ? vectorToBase64(v.vector) : null,
-    })),
-  });
-}
-
-/** One relation as a JSON line. */
-export function relationToLine(r: RelationRecord): string {
-  return JSON.stringify({
-    type: 'relation',
-    relation: { ...r, created_at: iso(r.created_at), invalidated_at: isoN(r.invalidated_at) },
-  });
-}
-
 /** Streams the export of one space (or all, with null) as JSON lines without newlines. */
 export async function* exportLines(
   service: MemoryService,
@@ -212,42 +84,8 @@ export async function* exportLines(
   });
   for await (const record of store.exportItems(space)) yield itemToLine(record);
   for await (const relation of store.exportRelations(space)) yield relationToLine(relation);
+  yield* lifecycleExportLines(store, space);
   yield* dormantExportLines(store, space);
-}
-
-function parseItemLine(value: unknown): ItemExport {
-  const parsed = itemLine.safeParse(value);
-  if (!parsed.success) throw fromZodError(parsed.error);
-  const { item, versions, status_events, vectors } = parsed.data;
-  return {
-    item: {
-      ...item,
-      prior: item.prior as ItemExport['item']['prior'],
-      created_at: ms(item.created_at),
-      updated_at: ms(item.updated_at),
-      last_accessed_at: item.last_accessed_at === null ? null : ms(item.last_accessed_at),
-      last_used_at: item.last_used_at === null ? null : ms(item.last_used_at),
-    },
-    versions: versions.map((v) => ({ ...v, item_id: item.id, created_at: ms(v.created_at) })),
-    status_events: status_events.map((e) => ({ ...e, item_id: item.id, at: ms(e.at) })),
-    vectors: vectors.map((v, i) => ({
-      model: v.model,
-      dimension: v.dimension,
-      vector:
-        v.vector === null ? null : base64ToVector(v.vector, v.dimension, `vectors[${i}].vector`),
-    })),
-  };
-}
-
-function parseRelationLine(value: unknown): RelationRecord {
-  const parsed = relationLine.safeParse(value);
-  if (!parsed.success) throw fromZodError(parsed.error);
-  const r = parsed.data.relation;
-  return {
-    ...r,
-    created_at: ms(r.created_at),
-    invalidated_at: r.invalidated_at === null ? null : ms(r.invalidated_at),
-  };
 }
 
 type Parsed =
@@ -255,7 +93,8 @@ type Parsed =
   | { line: number; kind: 'item'; value: ItemExport }
   | { line: number; kind: 'relation'; value: RelationRecord }
   | { line: number; kind: 'skip' }
-  | ({ line: number } & DormantLine);
+  | ({ line: number } & DormantLine)
+  | ({ line: number } & LifecycleLine);
 
 function parseLine(text: string, line: number): Parsed {
   let value: unknown;
@@ -288,10 +127,11 @@ function parseLine(text: string, line: number): Parsed {
   if (type === 'item') return { line, kind: 'item', value: parseItemLine(value) };
   if (type === 'relation') return { line, kind: 'relation', value: parseRelationLine(value) };
   if (DORMANT_LINE_TYPES.includes(type as never)) return { line, ...parseDormantLine(value) };
+  if (LIFECYCLE_LINE_TYPES.includes(type as never)) return { line, ...parseLifecycleLine(value) };
   if (type !== undefined && type !== 'memory')
     throw new EngramError('INVALID_INPUT', `type: unknown line type ${JSON.stringify(type)}`, {
       field: 'type',
-      rule: 'item, relation, dormant_event, dormant_state, memory or the export header',
+      rule: `item, relation, ${[...LIFECYCLE_LINE_TYPES, ...DORMANT_LINE_TYPES].join(', ')}, memory or the export header`,
     });
   const { type: _t, ...rest } = value as Record<string, unknown>;
   return { line, kind: 'memory', value: rest };
@@ -361,8 +201,13 @@ function lineSpace(p: Parsed): unknown {
   if (p.kind === 'item') return p.value.item.space;
   if (p.kind === 'relation') return p.value.space;
   if (p.kind === 'dormant_event' || p.kind === 'dormant_state') return p.value.space;
+  if (isLifecycle(p)) return lifecycleLineSpace(p);
   if (p.kind === 'memory') return (p.value as { space?: unknown }).space;
   return undefined;
+}
+
+function isLifecycle(p: Parsed): p is Extract<Parsed, { kind: LifecycleLine['kind'] }> {
+  return LIFECYCLE_LINE_TYPES.includes(p.kind as never);
 }
 
 function confined(p: Parsed, options: ImportOptions): Parsed {
@@ -431,7 +276,29 @@ async function writeBatch(
       for (const p of dormant) results.push(errorResult(p.line, err));
     }
   }
+  results.push(...(await writeLifecycle(service, batch.filter(isLifecycle))));
   return results;
+}
+
+/**
+ * Writes a batch's lifecycle lines after its items (a base line needs its item), in one
+ * transaction: a line the store refuses fails alone, a failed transaction fails only these lines.
+ */
+async function writeLifecycle(
+  service: MemoryService,
+  lines: readonly Extract<Parsed, { kind: LifecycleLine['kind'] }>[],
+): Promise<LineResult[]> {
+  if (lines.length === 0) return [];
+  try {
+    const outcomes = await importLifecycleLines(service.storeForTransfer, lines);
+    return outcomes.map((o, i) =>
+      typeof o === 'string'
+        ? { line: lines[i]!.line, status: o }
+        : errorResult(lines[i]!.line, o.error),
+    );
+  } catch (err) {
+    return lines.map((p) => errorResult(p.line, err));
+  }
 }
 
 function withSpace(value: unknown, space: string | undefined): unknown {

@@ -105,6 +105,32 @@ export interface ConversationState {
   updated_at: number;
 }
 
+/** An item's reinforcement base, as an export carries it (items whose base is still null have none). */
+export interface StrengthBaseRecord {
+  space: string;
+  item_id: string;
+  base: number;
+}
+
+/** One persisted per-space setting (a JSON value under a key). */
+export interface SettingRecord {
+  space: string;
+  key: string;
+  value: unknown;
+  updated_at: number;
+}
+
+/** One lifecycle record of an export or import, tagged with its line type. */
+export type LifecycleRecord =
+  | { kind: 'strength_base'; value: StrengthBaseRecord }
+  | { kind: 'use_event'; value: UseEventRecord }
+  | { kind: 'setting'; value: SettingRecord }
+  | { kind: 'autorecall_conversation'; value: ConversationState }
+  | { kind: 'maintenance_run'; value: MaintenanceRunRecord };
+
+/** What importing one lifecycle record did: written, already there, or failed alone. */
+export type LifecycleImportOutcome = 'imported' | 'exists' | { error: EngramError };
+
 /** What the lifecycle and auto-recall modules persist through. */
 export interface LifecycleStore {
   /** Decay facts of every item except forgotten ones, in a space (or all spaces when null). */
@@ -138,6 +164,19 @@ export interface LifecycleStore {
   conversation(space: string, conversationId: string): Promise<ConversationState | undefined>;
   putConversation(state: ConversationState): Promise<void>;
   lastMaintenance(space: string | null): Promise<MaintenanceRunRecord | undefined>;
+  /**
+   * Streams the lifecycle records of a space (or all spaces when null) in a stable order, page by
+   * page: reinforcement bases (by item id), use events (by id), settings (by space, key),
+   * conversation states (by space, conversation id), maintenance runs (by id; a space's export
+   * leaves out store-wide runs).
+   */
+  exportLifecycle(space: string | null): AsyncIterable<LifecycleRecord>;
+  /**
+   * Imports records in one transaction; an outcome per record, in the order given. Idempotent
+   * (see planLifecycleImport): a record the store already holds is `exists`, and a base for an
+   * item the store lacks fails alone.
+   */
+  importLifecycle(records: readonly LifecycleRecord[]): Promise<LifecycleImportOutcome[]>;
   /** Stored vectors of a model for some items of a space (items without one are left out). */
   storedVectors(
     space: string,

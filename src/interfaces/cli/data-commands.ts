@@ -83,7 +83,7 @@ function registerExport(program: Command): void {
   program
     .command('export [file]')
     .description(
-      'export items, versions, status events, vectors and relations as JSONL (stdout by default)',
+      'export items, versions, status events, vectors, relations, lifecycle and dormant-recall state as JSONL (stdout by default)',
     )
     .option('--all-spaces', 'export every space (default: only the current space)')
     .action(async (file: string | undefined, o: { allSpaces?: boolean }, cmd: Command) => {

@@ -1,8 +1,10 @@
 /**
  * The backup a PostgreSQL maintenance run takes first (§7.3): the whole store as engram's JSONL
- * export (the header, every item with its versions, status events and vectors, every relation),
- * read inside one REPEATABLE READ READ ONLY transaction, so the file is one consistent moment of
- * the store while writers carry on. Telemetry lines from `extraLines` follow. It is written to a
+ * export (the header, every item with its versions, status events and vectors, every relation,
+ * then the lifecycle state: reinforcement bases, use events, settings, auto-recall conversation
+ * states and maintenance runs), read inside one REPEATABLE READ READ ONLY transaction, so the file
+ * is one consistent moment of the store while writers carry on. Telemetry lines from `extraLines`
+ * follow. It is written to a
  * temporary name, flushed to disk and renamed, so a crash never leaves a partial file under a
  * backup's name; `engram import FILE` into an empty schema restores it.
  */
@@ -10,9 +12,12 @@ import { open, rename, rm } from 'node:fs/promises';
 
 import type pg from 'pg';
 
-import { EXPORT_FORMAT, EXPORT_VERSION, itemToLine, relationToLine } from '../../core/transfer.js';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../core/transfer.js';
+import { itemToLine, relationToLine } from '../../core/transfer-records.js';
 import { EngramError } from '../../errors/errors.js';
+import { lifecycleToLine } from '../../lifecycle/transfer.js';
 import type { PgDatabase, Queryable } from './database.js';
+import { exportLifecycleRows } from './lifecycle-transfer.js';
 import { exportItems, exportRelations } from './transfer.js';
 
 /** Lines buffered before one write to the file. */
@@ -55,7 +60,7 @@ class LineWriter {
   }
 }
 
-/** Writes the snapshot's lines: header, items, relations, then the extra lines. */
+/** Writes the snapshot's lines: header, items, relations, lifecycle state, then the extra lines. */
 async function writeLines(
   db: PgDatabase,
   out: LineWriter,
@@ -79,6 +84,8 @@ async function writeLines(
       for await (const record of exportItems(q, null)) await out.add(itemToLine(record));
       for await (const relation of exportRelations(q, null))
         await out.add(relationToLine(relation));
+      for await (const record of exportLifecycleRows(q, null))
+        await out.add(lifecycleToLine(record));
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);

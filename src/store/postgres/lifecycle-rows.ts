@@ -231,13 +231,13 @@ FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS e(id,
 }
 
 /**
- * Writes use events and their items' new reinforcement state. Several events of one item apply
- * as they would one after another: the last base and strength, one use each, the latest time.
+ * Inserts use events in one statement; with `skipExisting` (an import) an id the store holds
+ * already is left alone instead of failing the statement.
  */
-export async function writeUses(
+export async function insertUseEvents(
   tx: Queryable,
-  space: string,
   events: readonly UseEventRecord[],
+  skipExisting = false,
 ): Promise<void> {
   if (events.length === 0) return;
   await tx.query(
@@ -248,9 +248,22 @@ SELECT e.id, e.space, e.item_id, e.at, e.source, e.conversation_id, e.actor,
   e.base_before, e.base_after, e.strength_before, e.strength_after
 FROM json_to_recordset($1::json) AS e(id text, space text, item_id text, at int8, source text,
   conversation_id text, actor text, context_tags json, context_area text, cross_domain boolean,
-  base_before float8, base_after float8, strength_before float8, strength_after float8)`,
+  base_before float8, base_after float8, strength_before float8, strength_after float8)${skipExisting ? '\nON CONFLICT (id) DO NOTHING' : ''}`,
     [JSON.stringify(events)],
   );
+}
+
+/**
+ * Writes use events and their items' new reinforcement state. Several events of one item apply
+ * as they would one after another: the last base and strength, one use each, the latest time.
+ */
+export async function writeUses(
+  tx: Queryable,
+  space: string,
+  events: readonly UseEventRecord[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await insertUseEvents(tx, events);
   const byItem = new Map<string, { last: UseEventRecord; uses: number; at: number }>();
   for (const e of events) {
     const seen = byItem.get(e.item_id);

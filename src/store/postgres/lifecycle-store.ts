@@ -1,12 +1,16 @@
 /**
  * The PostgreSQL side of the lifecycle capability, the twin of the SQLite one: decay facts in one
  * scan, maintenance applied in one transaction, use events, persisted settings and
- * per-conversation auto-recall state. Several engram processes share the database, so every
+ * per-conversation auto-recall state, and their export and import (lifecycle-transfer.ts). Several engram processes share the database, so every
  * read-plan-write locks the rows it plans from first, and maintenance runs one at a time.
  */
+import { EngramError } from '../../errors/errors.js';
+import { lifecycleImportKeys, planLifecycleImport } from '../../lifecycle/import-plan.js';
 import type {
   ConversationState,
   DecayFacts,
+  LifecycleImportOutcome,
+  LifecycleRecord,
   LifecycleStore,
   MaintenanceRunRecord,
   MaintenanceWrite,
@@ -24,6 +28,7 @@ import {
   writeMaintenance,
   writeUses,
 } from './lifecycle-rows.js';
+import { exportLifecycleRows, readImportState, writeImport } from './lifecycle-transfer.js';
 import { assertStorable, parseVector } from './rows.js';
 
 type RunRow = Omit<MaintenanceRunRecord, 'summary'> & { summary: Record<string, unknown> };
@@ -50,6 +55,26 @@ function assertStorableUse(e: UseEventRecord): void {
   assertStorable(e.conversation_id, 'conversation_id');
   assertStorable(e.context_tags, 'context_tags');
   assertStorable(e.context_area, 'context_area');
+}
+
+/** Where a lifecycle line holds its record, naming a refused field as the line does. */
+const LINE_KEYS: Record<LifecycleRecord['kind'], string> = {
+  strength_base: 'strength_base',
+  use_event: 'event',
+  setting: 'setting',
+  autorecall_conversation: 'conversation',
+  maintenance_run: 'run',
+};
+
+/** The error of an imported record PostgreSQL cannot hold, or undefined when it can. */
+function unstorable(record: LifecycleRecord): { error: EngramError } | undefined {
+  try {
+    assertStorable(record.value, LINE_KEYS[record.kind]);
+    return undefined;
+  } catch (err) {
+    if (err instanceof EngramError) return { error: err };
+    throw err;
+  }
 }
 
 /** LifecycleStore over the PostgreSQL store's pool. */
@@ -213,6 +238,27 @@ ORDER BY started_at DESC, id DESC LIMIT 1`,
       space === null ? [] : [space],
     );
     return row ? runFromRow(row) : undefined;
+  }
+
+  exportLifecycle(space: string | null): AsyncIterable<LifecycleRecord> {
+    return exportLifecycleRows(this.db, space);
+  }
+
+  /** One transaction; a record with text PostgreSQL cannot hold fails alone, before it. */
+  async importLifecycle(records: readonly LifecycleRecord[]): Promise<LifecycleImportOutcome[]> {
+    const refused = records.map(unstorable);
+    const storable = records.filter((_, i) => refused[i] === undefined);
+    const planned =
+      storable.length === 0
+        ? []
+        : await this.db.transaction(async (tx) => {
+            const held = await readImportState(tx, lifecycleImportKeys(storable));
+            const { outcomes, writes } = planLifecycleImport(storable, held);
+            await writeImport(tx, writes);
+            return outcomes;
+          });
+    let next = 0;
+    return refused.map((error) => error ?? planned[next++]!);
   }
 
   async storedVectors(

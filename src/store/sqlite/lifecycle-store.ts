@@ -1,22 +1,32 @@
 /**
  * The SQLite side of the lifecycle capability: decay facts in one scan, maintenance applied in one
- * immediate transaction, use events, persisted settings and per-conversation auto-recall state.
+ * immediate transaction, use events, persisted settings and per-conversation auto-recall state,
+ * and their export and import (lifecycle-transfer.ts).
  */
 import type { Statement } from 'better-sqlite3';
 
 import type { Kind, Status } from '../../core/types.js';
 import { EngramError } from '../../errors/errors.js';
+import { lifecycleImportKeys, planLifecycleImport } from '../../lifecycle/import-plan.js';
 import type {
   ConversationState,
   DecayFacts,
+  LifecycleImportOutcome,
+  LifecycleRecord,
   LifecycleStore,
   MaintenanceRunRecord,
   MaintenanceWrite,
   UseCounts,
   UseEventRecord,
-  UseSource,
 } from '../../lifecycle/lifecycle-store.js';
 import { type SqliteDatabase, storeError, writeWithRetry } from './database.js';
+import {
+  exportLifecycleRows,
+  readImportState,
+  type SqliteUseRow,
+  useFromRow,
+  writeImport,
+} from './lifecycle-transfer.js';
 import { blobToVector } from './rows.js';
 
 /** What the lifecycle store borrows from the SQLite store that owns the connection. */
@@ -44,12 +54,6 @@ interface FactsRow {
   use_count: number;
   last_used_at: number | null;
   last_restored_at: number | null;
-}
-
-interface UseRow extends Omit<UseEventRecord, 'context_tags' | 'cross_domain' | 'source'> {
-  context_tags: string;
-  cross_domain: number;
-  source: string;
 }
 
 const FACTS_COLUMNS = `SELECT i.pk, i.id, i.space, i.kind, i.area, i.tags, i.status, i.pinned, i.importance,
@@ -90,15 +94,6 @@ function factsFromRow(row: FactsRow): DecayFacts {
     use_count: row.use_count,
     last_used_at: row.last_used_at,
     last_restored_at: row.last_restored_at,
-  };
-}
-
-function useFromRow(row: UseRow): UseEventRecord {
-  return {
-    ...row,
-    source: row.source as UseSource,
-    context_tags: JSON.parse(row.context_tags) as string[],
-    cross_domain: row.cross_domain === 1,
   };
 }
 
@@ -287,7 +282,7 @@ export class SqliteLifecycleStore implements LifecycleStore {
         this.stmt('SELECT * FROM use_events WHERE space = ? AND item_id = ? ORDER BY at, id').all(
           space,
           itemId,
-        ) as UseRow[]
+        ) as SqliteUseRow[]
       ).map(useFromRow),
     );
   }
@@ -338,6 +333,22 @@ export class SqliteLifecycleStore implements LifecycleStore {
         state.updated_at,
       ),
     );
+  }
+
+  exportLifecycle(space: string | null): AsyncIterable<LifecycleRecord> {
+    return exportLifecycleRows((fn) => this.read(() => fn(this.db)), space);
+  }
+
+  async importLifecycle(records: readonly LifecycleRecord[]): Promise<LifecycleImportOutcome[]> {
+    if (records.length === 0) return [];
+    return this.write(() => {
+      const { outcomes, writes } = planLifecycleImport(
+        records,
+        readImportState(this.db, lifecycleImportKeys(records)),
+      );
+      writeImport(this.db, writes);
+      return outcomes;
+    });
   }
 
   async storedVectors(
