@@ -1,7 +1,7 @@
 // Entity extraction (§4): a table of sentences with the entities they must and must not yield.
 import { describe, expect, it } from 'vitest';
 
-import { extract } from '../src/graph/extract.js';
+import { extract, extractMany } from '../src/graph/extract.js';
 import type { EntityType } from '../src/graph/types.js';
 
 const BOUNDS = { maxChars: 20_000, maxEntities: 24 };
@@ -222,5 +222,24 @@ describe('entity extraction table', () => {
     const text =
       'Alice Johnson -> Project Phoenix (PP) runs on Kubernetes v1.29.3 at k8s.example.com:6443';
     expect(extract(text, BOUNDS)).toEqual(extract(text, BOUNDS));
+  });
+
+  it('extracts a batch exactly as text by text, repeated lines and nameless texts included', () => {
+    const texts = [
+      'Caroline said, "Thanks, Mel! See you soon."',
+      'Melanie said, "Thanks, Mel! See you soon."',
+      'Caroline said, "Thanks, Mel! See you soon."',
+      'ok. Caroline said, "Thanks, Mel!"',
+      'Caroline said, "Thanks, Mel!"\nthat was fun.',
+      'nothing here is capitalised at all.',
+      'I think so. Yes.',
+      '',
+      'Alice Johnson -> Project Phoenix (PP) runs on Kubernetes v1.29.3',
+    ];
+    const batch = extractMany(texts, BOUNDS);
+    expect(batch).toEqual(texts.map((t) => extract(t, BOUNDS)));
+    expect(batch[0]!.entities.map((e) => e.key)).toEqual(['caroline', 'mel']);
+    expect(batch[5]!.entities).toEqual([]);
+    expect(batch[6]!.entities).toEqual([]);
   });
 });

@@ -7,14 +7,20 @@
  */
 import { join } from 'node:path';
 
-import { createEngram, type Engram } from '../../src/app.js';
+import type { Engram } from '../../src/app.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { silentLogger } from '../../src/core/log.js';
 import type { RecallResponse } from '../../src/core/types.js';
-import { extract } from '../../src/graph/extract.js';
-import { WorkerExtractor } from '../../src/graph/extractor.js';
 import { CATEGORY_NAMES, type LocomoConversation } from '../lib/locomo-data.js';
 import { mean, percentile, recallAtK } from '../lib/metrics.js';
+import {
+  type ImportComponents,
+  type ImportTimes,
+  load,
+  MODES,
+  openEngram as open,
+  timeComponents,
+  timeImports,
+} from './import-time.js';
 
 /** Options of the LoCoMo phase. */
 export interface LocomoOptions {
@@ -42,19 +48,10 @@ export interface LocomoResult {
   conversations: number;
   turns: number;
   questions: number;
-  /** Medians of the timed imports of all turns, until the graph is complete. */
-  import_ms: {
-    without_graph: number;
-    graph_worker: number;
-    graph_inline: number;
-    runs: { without_graph: number[]; graph_worker: number[]; graph_inline: number[] };
-    /** Wall-clock time the default (worker-thread) upkeep adds to an import. */
-    extra_share: number;
-    /** Time extraction and graph writes take on the importing thread (inline upkeep). */
-    inline_extra_share: number;
-  };
-  extraction_ms: number;
-  entities_per_turn: number;
+  /** Medians of the timed imports of all turns, until the graph is complete (import-time.ts). */
+  import_ms: ImportTimes;
+  /** Extraction alone and graph writes alone, one pass over all turns on this thread. */
+  components: ImportComponents;
   graph_hits_top5: { graph_on: number; weight_0: number };
   unique_top5: {
     per_question: number;
@@ -72,40 +69,6 @@ export interface LocomoResult {
     graph_channel: { p50: number; p95: number };
     p95_delta: number;
   };
-}
-
-function open(path: string, cacheDir: string, config: ConfigInput): Engram {
-  return createEngram({
-    logger: silentLogger,
-    background: false,
-    env: {},
-    config: {
-      ...config,
-      store: { path },
-      embedder: { cache_dir: cacheDir },
-      // Access counts would let the earlier questions of one run reorder the later ones.
-      recall: { ...config.recall, boosts: { frequency: 0 } },
-    },
-  });
-}
-
-async function load(
-  engram: Engram,
-  conv: LocomoConversation,
-): Promise<{ ms: number; ids: Map<string, string> }> {
-  await engram.prepareModels();
-  const ids = new Map<string, string>();
-  const started = performance.now();
-  for (let i = 0; i < conv.turns.length; i += 500) {
-    const batch = conv.turns.slice(i, i + 500);
-    const results = await engram.rememberMany(batch.map((t) => ({ body: t.text })));
-    results.forEach((r, j) => {
-      if (r.ok) ids.set(r.memory.id, batch[j]!.diaId);
-    });
-  }
-  // Graph upkeep trails the writes in its worker: the import ends when the graph is complete.
-  if (engram.config.graph.enabled) await engram.graphStats();
-  return { ms: performance.now() - started, ids };
 }
 
 function top(r: RecallResponse, ids: ReadonlyMap<string, string>, k: number): string[] {
@@ -152,54 +115,9 @@ async function ask(
   };
 }
 
-function median(xs: readonly number[]): number {
-  return Math.round(percentile(xs, 50));
-}
-
 function round(n: number, digits = 4): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
-}
-
-/** Runs the LoCoMo phase over the given conversations. */
-const MODES = {
-  without_graph: { graph: { enabled: false } },
-  graph_worker: {},
-  graph_inline: { graph: { worker: false } },
-} as const satisfies Record<string, ConfigInput>;
-
-type Mode = keyof typeof MODES;
-
-/** Times the import of every conversation in each mode, `repeats` times, modes in rotating order. */
-async function timeImports(
-  convs: readonly LocomoConversation[],
-  options: LocomoOptions,
-): Promise<Record<Mode, number[]>> {
-  const runs: Record<Mode, number[]> = { without_graph: [], graph_worker: [], graph_inline: [] };
-  const modes = Object.keys(MODES) as Mode[];
-  // Like the embedder's model (prepared before each timed import), the extraction thread and its
-  // model start once per process: started here, outside the timings.
-  const warm = new WorkerExtractor({ maxChars: 20_000, maxEntities: 24 });
-  await warm.extractMany(['Warm Up started the extraction thread.']);
-  await warm.close();
-  for (let r = 0; r < options.importRepeats; r++) {
-    const totals: Record<Mode, number> = { without_graph: 0, graph_worker: 0, graph_inline: 0 };
-    for (const conv of convs) {
-      const shift = (r + conv.index) % modes.length;
-      for (const mode of [...modes.slice(shift), ...modes.slice(0, shift)]) {
-        const path = join(options.dir, `import-${r}-${conv.index}-${mode}.db`);
-        const engram = open(path, options.cacheDir, MODES[mode]);
-        try {
-          totals[mode] += (await load(engram, conv)).ms;
-        } finally {
-          await engram.close();
-        }
-      }
-    }
-    for (const mode of modes) runs[mode].push(Math.round(totals[mode]));
-    process.stderr.write(`import run ${r + 1}: ${JSON.stringify(totals)}\n`);
-  }
-  return runs;
 }
 
 /** Runs the LoCoMo phase over the given conversations. */
@@ -207,11 +125,10 @@ export async function runLocomo(
   convs: readonly LocomoConversation[],
   options: LocomoOptions,
 ): Promise<LocomoResult> {
-  const imports = await timeImports(convs, options);
+  const timing = { dir: options.dir, cacheDir: options.cacheDir, repeats: options.importRepeats };
+  const imports = await timeImports(convs, timing);
+  const components = await timeComponents(convs, timing);
   const runs: QuestionRun[] = [];
-  let extractionMs = 0;
-  let entities = 0;
-  let turns = 0;
   for (const conv of convs) {
     const base = join(options.dir, `locomo-${conv.index}`);
     const three = open(`${base}-graph.db`, options.cacheDir, { ...options.graphConfig });
@@ -219,11 +136,6 @@ export async function runLocomo(
     try {
       const ids3 = (await load(three, conv)).ids;
       const ids2 = (await load(two, conv)).ids;
-      const t = performance.now();
-      for (const turn of conv.turns)
-        entities += extract(turn.text, { maxChars: 20_000, maxEntities: 24 }).entities.length;
-      extractionMs += performance.now() - t;
-      turns += conv.turns.length;
       for (const q of conv.questions) runs.push(await ask(three, two, q, ids3, ids2));
     } finally {
       await three.close();
@@ -238,14 +150,13 @@ export async function runLocomo(
   });
   const graphWeight = weight.config.recall.weights.graph;
   await weight.close();
-  return summarise(runs, imports, extractionMs, entities, turns, convs.length, graphWeight);
+  const turns = convs.reduce((n, c) => n + c.turns.length, 0);
+  return summarise(runs, { imports, components }, turns, convs.length, graphWeight);
 }
 
 function summarise(
   runs: readonly QuestionRun[],
-  imports: Record<Mode, number[]>,
-  extractionMs: number,
-  entities: number,
+  { imports, components }: { imports: ImportTimes; components: ImportComponents },
   turns: number,
   conversations: number,
   graphWeight: number,
@@ -281,19 +192,8 @@ function summarise(
     turns,
     questions: runs.length,
     graph_weight: graphWeight,
-    import_ms: {
-      without_graph: median(imports.without_graph),
-      graph_worker: median(imports.graph_worker),
-      graph_inline: median(imports.graph_inline),
-      runs: imports,
-      extra_share: round(median(imports.graph_worker) / median(imports.without_graph) - 1, 3),
-      inline_extra_share: round(
-        median(imports.graph_inline) / median(imports.without_graph) - 1,
-        3,
-      ),
-    },
-    extraction_ms: Math.round(extractionMs),
-    entities_per_turn: round(entities / Math.max(1, turns), 2),
+    import_ms: imports,
+    components,
     graph_hits_top5: { graph_on: round(mean(runs.map((r) => r.graphTop5)), 3), weight_0: 0 },
     unique_top5: {
       per_question: round(mean(runs.map((r) => r.unique5)), 3),

@@ -51,8 +51,9 @@ async function load(engram: Engram, items: number, seed: number): Promise<number
     }
   }
   if (batch.length) await engram.rememberMany(batch, { priority: 'background' });
-  // Graph upkeep trails the writes in its worker: the import ends when the graph is complete.
-  if (engram.config.graph.enabled) await engram.graphStats();
+  // Graph upkeep trails the writes in its worker: the import ends when the graph is complete,
+  // that is when a graph read returns (each waits for the queued upkeep; this one reads one row).
+  if (engram.config.graph.enabled) await engram.graphEntities({ top: 1 });
   return performance.now() - started;
 }
 

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 
-import { extract, type ExtractOptions } from './extract.js';
+import { extractMany, type ExtractOptions } from './extract.js';
 
 /** A request to the worker. */
 export interface ExtractRequest {
@@ -16,7 +16,7 @@ export interface ExtractRequest {
 
 parentPort?.on('message', (request: ExtractRequest) => {
   try {
-    const results = request.texts.map((text) => extract(text, request.options));
+    const results = extractMany(request.texts, request.options);
     parentPort!.postMessage({ id: request.id, results });
   } catch (err) {
     parentPort!.postMessage({ id: request.id, error: String(err) });

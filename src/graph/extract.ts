@@ -3,8 +3,9 @@
  * names (runs of proper nouns), then statements (aliases, arrows) between what was found.
  * Deterministic for a given text and bounds, so a rebuild reproduces the incremental graph.
  */
-import { analyse, type NlpDoc, type NlpToken } from './nlp.js';
-import { cleanSurface, entityKey, isEdgeWord, isNoiseKey, PRONOUNS } from './normalize.js';
+import { namedProse, nameRuns, type Prose } from './names.js';
+import { analyse, type NlpDoc } from './nlp.js';
+import { cleanSurface, entityKey, isNoiseKey } from './normalize.js';
 import { matchPatterns, type PatternMatch } from './patterns.js';
 import type { EntityType, ExtractedEntity, ExtractedStatement, Extraction } from './types.js';
 
@@ -29,20 +30,23 @@ interface Occurrence {
   weak: boolean;
 }
 
-const CONNECTORS = new Set(['of', '&', 'de', 'van', 'von', 'da', 'del', 'du', 'der', 'den', 'al']);
-const MAX_NAME_TOKENS = 6;
+/**
+ * Analyses of the texts of one batch, by prose: chat turns often repeat a short line ("Thanks,
+ * Mel!"), and the model's analysis of a text depends on nothing else.
+ */
+export type AnalysisMemo = Map<string, NlpDoc>;
 
 /** Extracts entities and statements from a text within the bounds. */
-export function extract(text: string, options: ExtractOptions): Extraction {
+export function extract(text: string, options: ExtractOptions, memo?: AnalysisMemo): Extraction {
   const { body, truncated } = bound(text, options.maxChars);
   const { matches, masked } = matchPatterns(body);
   const occurrences = matches.flatMap((m) => occurrence(m));
-  const prose = withoutNamelessSentences(masked);
-  const doc = analyse(prose);
-  const offsets = tokenOffsets(prose, doc.tokens);
+  const prose = namedProse(masked);
+  const doc = analyseProse(prose.text, memo);
+  const offsets = tokenOffsets(prose, doc.values);
   for (const { from, to, weak } of nameRuns(doc)) {
     const start = offsets[from]!;
-    const end = offsets[to]! + doc.tokens[to]!.value.length;
+    const end = offsets[to]! + doc.values[to]!.length;
     if (start < 0 || offsets[to]! < 0) continue;
     const o = occurrence({ start, end, surface: body.slice(start, end), type: 'name' }, weak);
     occurrences.push(...o.map((x) => ({ ...x, key: singularKey(x.key, doc) })));
@@ -55,6 +59,22 @@ export function extract(text: string, options: ExtractOptions): Extraction {
   return finish(occurrences, statements, options.maxEntities, truncated);
 }
 
+/** Extracts the texts of one batch (the same as one by one, sharing repeated analyses). */
+export function extractMany(texts: readonly string[], options: ExtractOptions): Extraction[] {
+  const memo: AnalysisMemo = new Map();
+  return texts.map((text) => extract(text, options, memo));
+}
+
+/** The model's analysis of the prose, once per batch. */
+function analyseProse(prose: string, memo: AnalysisMemo | undefined): NlpDoc {
+  let doc = memo?.get(prose);
+  if (!doc) {
+    doc = analyse(prose);
+    memo?.set(prose, doc);
+  }
+  return doc;
+}
+
 /**
  * Keys of the technical tokens of a text (URLs, paths, versions...): the pattern rules alone,
  * without the language model. Queries use this plus their word n-grams, so recall never waits
@@ -63,30 +83,6 @@ export function extract(text: string, options: ExtractOptions): Extraction {
 export function technicalKeys(text: string, maxChars: number): string[] {
   const { matches } = matchPatterns(bound(text, maxChars).body);
   return [...new Set(matches.flatMap((m) => occurrence(m)).map((o) => o.key))];
-}
-
-const SENTENCE = /[^.!?…\n]*(?:[.!?…]+|\n|$)/gu;
-const CAPITALISED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
-
-/** True when some capitalised word of the sentence could start a name. */
-function mayName(sentence: string): boolean {
-  for (const [word] of sentence.matchAll(CAPITALISED)) {
-    const bare = word.replace(/['’].*$/u, '');
-    if (bare !== 'I' && !isEdgeWord(bare)) return true;
-  }
-  return false;
-}
-
-/**
- * The text with every sentence that cannot hold a name blanked out (same length, so offsets
- * stay): a sentence whose only capitalised words are "I", stop-words or greetings is not worth
- * the model's time. Names only come from capitalised words, so nothing is lost.
- */
-function withoutNamelessSentences(text: string): string {
-  let out = '';
-  for (const [sentence] of text.matchAll(SENTENCE))
-    out += mayName(sentence) ? sentence : ' '.repeat(sentence.length);
-  return out;
 }
 
 function bound(text: string, maxChars: number): { body: string; truncated: boolean } {
@@ -117,6 +113,7 @@ export function singular(word: string): string | null {
  * "Paris" are no plurals of a word and stay as they are.
  */
 function singularKey(key: string, doc: NlpDoc): string {
+  if (!key.includes(' ')) return key;
   const words = key.split(' ');
   const last = words[words.length - 1]!;
   const one = words.length > 1 ? singular(last) : null;
@@ -125,100 +122,14 @@ function singularKey(key: string, doc: NlpDoc): string {
 }
 
 /** Character offset of each token in the text (-1 when the tokenizer changed its spelling). */
-function tokenOffsets(text: string, tokens: readonly NlpToken[]): number[] {
+function tokenOffsets(prose: Prose, values: readonly string[]): number[] {
   let cursor = 0;
-  return tokens.map((t) => {
-    const at = text.indexOf(t.value, cursor);
+  return values.map((value) => {
+    const at = prose.text.indexOf(value, cursor);
     if (at < 0) return -1;
-    cursor = at + t.value.length;
-    return at;
+    cursor = at + value.length;
+    return prose.start + at;
   });
-}
-
-/** Acronyms (LLM, AWS, NASA): the model often tags them as common nouns. */
-const ACRONYM = /^\p{Lu}[\p{Lu}\p{N}&]{1,7}$/u;
-const ACRONYM_POS = new Set(['PROPN', 'NOUN', 'ADJ', 'X']);
-
-/** Inside a sentence, a capitalised noun or adjective is part of a name ("Iris Park"). */
-const TITLED_POS = new Set(['NOUN', 'ADJ', 'X']);
-
-function isNameToken(t: NlpToken): boolean {
-  const titled = !t.initial && TITLED_POS.has(t.pos) && /^\p{Lu}/u.test(t.value);
-  return (
-    (t.pos === 'PROPN' || titled || (ACRONYM.test(t.value) && ACRONYM_POS.has(t.pos))) &&
-    t.kind === 'word' &&
-    /\p{L}/u.test(t.value) &&
-    !/^['’]/u.test(t.value) &&
-    !PRONOUNS.has(t.value.toLowerCase())
-  );
-}
-
-/** A proper-noun run: its token span, and whether only its position capitalised it. */
-interface NameRun {
-  from: number;
-  to: number;
-  weak: boolean;
-}
-
-/** Token spans of proper-noun runs that may name something. */
-function nameRuns(doc: NlpDoc): NameRun[] {
-  const tokens = doc.tokens;
-  const inner = new Set<string>();
-  tokens.forEach((t) => {
-    if (!t.initial && isNameToken(t)) inner.add(t.value.toLowerCase());
-  });
-  const runs: NameRun[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    if (!isNameToken(tokens[i]!)) continue;
-    let j = i;
-    while (j + 1 < tokens.length) {
-      const next = tokens[j + 1]!;
-      if (isNameToken(next)) j++;
-      else if (
-        CONNECTORS.has(next.value.toLowerCase()) &&
-        tokens[j + 2] &&
-        isNameToken(tokens[j + 2]!)
-      )
-        j += 2;
-      else break;
-    }
-    const run = trimRun(tokens, i, j);
-    const kept = run ? judgeRun(doc, run, inner) : null;
-    if (run && kept) runs.push({ from: run[0], to: run[1], weak: kept === 'weak' });
-    i = j;
-  }
-  return runs;
-}
-
-function trimRun(tokens: readonly NlpToken[], from: number, to: number): [number, number] | null {
-  const edge = (t: NlpToken) => isEdgeWord(t.value) || CONNECTORS.has(t.value.toLowerCase());
-  while (from <= to && edge(tokens[from]!)) from++;
-  while (to >= from && edge(tokens[to]!)) to--;
-  if (from > to || to - from + 1 > MAX_NAME_TOKENS) return null;
-  return [from, to];
-}
-
-/**
- * A capitalised word at the start of a sentence may be capitalised by position only ("Family's
- * great", "Glad to hear it"). It is a name when it is no English word or is used as a name
- * elsewhere in the text; when it is the subject of a verb or has a possessive ("Caroline said",
- * "Docker runs") it is kept as weak: the graph trusts it once some item names it mid-sentence.
- * Anything else is dropped.
- */
-function judgeRun(
-  doc: NlpDoc,
-  [from, to]: [number, number],
-  inner: ReadonlySet<string>,
-): 'strong' | 'weak' | null {
-  const tokens = doc.tokens;
-  if (!tokens.slice(from, to + 1).some((t) => /\p{Lu}/u.test(t.value))) return null;
-  const first = tokens[from]!;
-  if (from !== to || !first.initial) return 'strong';
-  const lower = first.value.toLowerCase();
-  if (first.value.length > 1 && first.value === first.value.toUpperCase()) return 'strong';
-  if (doc.isOOV(lower) || inner.has(lower)) return 'strong';
-  const next = tokens[from + 1];
-  return next !== undefined && (next.pos === 'VERB' || /^['’]s$/u.test(next.value)) ? 'weak' : null;
 }
 
 /** `Large Language Model (LLM)` and `Kubernetes aka k8s`: the two names are one entity. */
@@ -240,6 +151,8 @@ function aliasStatements(text: string, occ: readonly Occurrence[]): ExtractedSta
 }
 
 const ARROW = /(\S+?)\s*(?:-->|->|=>|→|⟶|⇒)\s*(\S+)/gu;
+/** Every arrow ARROW reads contains one of these; most texts have none (the lazy scan is slow). */
+const ARROW_SIGN = /->|=>|[→⟶⇒]/u;
 
 /**
  * `A -> B` between two entities. An arrow whose ends are ordinary words ("3 hours->last week")
@@ -247,6 +160,7 @@ const ARROW = /(\S+?)\s*(?:-->|->|=>|→|⟶|⇒)\s*(\S+)/gu;
  */
 function arrowStatements(text: string, occ: Occurrence[], doc: NlpDoc): ExtractedStatement[] {
   const out: ExtractedStatement[] = [];
+  if (!ARROW_SIGN.test(text)) return out;
   ARROW.lastIndex = 0;
   for (let m = ARROW.exec(text); m !== null; m = ARROW.exec(text)) {
     const leftEnd = m.index + m[1]!.length;

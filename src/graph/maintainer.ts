@@ -49,6 +49,13 @@ const BATCH = 200;
 /** Early extractions kept at most (writes that never came are dropped beyond this). */
 const MAX_EARLY = 20_000;
 
+/** An extraction started before its item was stored: its batch and its place in it. */
+interface Early {
+  version: number;
+  batch: Promise<Extraction[]>;
+  index: number;
+}
+
 /** Keeps the graph in step with writes, and rebuilds it on demand. */
 export class GraphMaintainer implements WriteObserver {
   readonly name = 'graph';
@@ -56,7 +63,7 @@ export class GraphMaintainer implements WriteObserver {
   private tail: Promise<void> = Promise.resolve();
   private queued = 0;
   /** Extractions started before their items were stored, by item id. */
-  private readonly early = new Map<string, { version: number; extraction: Promise<Extraction> }>();
+  private readonly early = new Map<string, Early>();
 
   constructor(
     private readonly store: Store,
@@ -120,8 +127,8 @@ export class GraphMaintainer implements WriteObserver {
     if (this.early.size > MAX_EARLY) this.early.clear();
     const all = this.extractor.extractMany(items.map(graphText));
     all.catch(() => {}); // a failure surfaces where the extraction is used
-    items.forEach((item, i) =>
-      this.early.set(item.id, { version: item.version, extraction: all.then((r) => r[i]!) }),
+    items.forEach((item, index) =>
+      this.early.set(item.id, { version: item.version, batch: all, index }),
     );
     return () => {
       for (const item of items) this.early.delete(item.id);
@@ -129,30 +136,36 @@ export class GraphMaintainer implements WriteObserver {
   }
 
   /** The early extractions of these items (at their versions), taken out of the cache. */
-  private takeEarly(items: readonly ItemRecord[]): (Promise<Extraction> | undefined)[] {
+  private takeEarly(items: readonly ItemRecord[]): (Early | undefined)[] {
     return items.map((item) => {
       const e = this.early.get(item.id);
       this.early.delete(item.id);
-      return e && e.version === item.version ? e.extraction : undefined;
+      return e && e.version === item.version ? e : undefined;
     });
   }
 
   /** Extractions of items: those started early, the rest now in one batch. */
   private async extractions(
     items: readonly ItemRecord[],
-    early: readonly (Promise<Extraction> | undefined)[],
+    early: readonly (Early | undefined)[],
   ): Promise<Extraction[]> {
     const rest = items.filter((_, i) => early[i] === undefined);
     const fresh = await this.extractor.extractMany(rest.map(graphText));
+    // Each early batch is awaited once (usually one: the write's own).
+    const batches = new Map<Promise<Extraction[]>, Extraction[]>();
+    for (const e of early) if (e && !batches.has(e.batch)) batches.set(e.batch, await e.batch);
     let next = 0;
-    return Promise.all(items.map((_, i) => early[i] ?? fresh[next++]!));
+    return items.map((_, i) => {
+      const e = early[i];
+      return e ? batches.get(e.batch)![e.index]! : fresh[next++]!;
+    });
   }
 
   /** Extracts (unless started early) and stores the entities of items (one transaction). */
   async write(
     space: string,
     items: readonly ItemRecord[],
-    early: readonly (Promise<Extraction> | undefined)[] = [],
+    early: readonly (Early | undefined)[] = [],
   ): Promise<number> {
     if (items.length === 0) return 0;
     const extractions = await this.extractions(items, early);

@@ -6,19 +6,14 @@
 import model from 'wink-eng-lite-web-model';
 import winkNLP, { type PartOfSpeech, type WinkMethods } from 'wink-nlp';
 
-/** One token of an analysed text. */
-export interface NlpToken {
-  value: string;
-  pos: PartOfSpeech;
-  /** wink's token type: word, number, punctuation, url, email, emoji... */
-  kind: string;
-  /** First word of a sentence, or right after an opening quote, bracket, colon or dash. */
-  initial: boolean;
-}
-
-/** An analysed text. */
+/** An analysed text: its tokens as parallel arrays (token i is `values[i]`, `pos[i]`...). */
 export interface NlpDoc {
-  tokens: NlpToken[];
+  values: string[];
+  pos: PartOfSpeech[];
+  /** wink's token types: word, number, punctuation, url, email, emoji... */
+  kinds: string[];
+  /** First word of a sentence, or right after an opening quote, bracket, colon or dash. */
+  initial: boolean[];
   /** True when the word is outside the model's English vocabulary. */
   isOOV(word: string): boolean;
 }
@@ -33,13 +28,17 @@ let instance: WinkMethods | undefined;
 /** Lexicon ids at or above this one are words the instance learned. */
 let learnedFrom = 0;
 let learned = 0;
+/** The model's vocabulary test (the same for every document of an instance). */
+let outOfVocabulary: (word: string) => boolean = () => true;
 
 function nlp(): WinkMethods {
   if (!instance || learned >= MAX_LEARNED) {
     // Parts of speech only: sentence starts are read from punctuation below, and the named-entity
     // stage would only mark dates and numbers, which the calendar words and number rules cover.
     instance = winkNLP(model, ['pos']);
-    learnedFrom = instance.readDoc('qzxjvkwq').tokens().out(instance.its.uniqueId)[0] as number;
+    const probe = instance.readDoc('qzxjvkwq');
+    learnedFrom = probe.tokens().out(instance.its.uniqueId)[0] as number;
+    outOfVocabulary = (word) => probe.isOOV(word);
     learned = 0;
   }
   return instance;
@@ -68,26 +67,21 @@ const OPENERS = new Set([
   '>',
 ]);
 
-/** Analyses a text with the English model. */
+/** Analyses a text with the English model; an empty text costs nothing but the model's load. */
 export function analyse(text: string): NlpDoc {
   const wink = nlp();
+  if (text === '') return { values: [], pos: [], kinds: [], initial: [], isOOV: outOfVocabulary };
   const its = wink.its;
-  const doc = wink.readDoc(text);
-  const all = doc.tokens();
+  const all = wink.readDoc(text).tokens();
   const values = all.out(its.value) as string[];
-  const pos = all.out(its.pos) as PartOfSpeech[];
-  const kinds = all.out(its.type) as string[];
   const ids = all.out(its.uniqueId) as number[];
-  for (const id of ids) learned = Math.max(learned, id - learnedFrom);
-  const tokens: NlpToken[] = [];
-  for (let i = 0; i < values.length; i++) {
-    const prev = values[i - 1];
-    tokens.push({
-      value: values[i]!,
-      pos: pos[i]!,
-      kind: kinds[i]!,
-      initial: prev === undefined || OPENERS.has(prev),
-    });
-  }
-  return { tokens, isOOV: (word) => doc.isOOV(word) };
+  for (const id of ids) if (id - learnedFrom > learned) learned = id - learnedFrom;
+  const initial = values.map((_, i) => i === 0 || OPENERS.has(values[i - 1]!));
+  return {
+    values,
+    pos: all.out(its.pos) as PartOfSpeech[],
+    kinds: all.out(its.type) as string[],
+    initial,
+    isOOV: outOfVocabulary,
+  };
 }

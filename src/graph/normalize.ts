@@ -42,16 +42,23 @@ idea ideas question questions answer answers problem problems issue issues task 
 first second third last next new old other another same different
 release releases version versions build builds patch update upgrade`);
 
+// One lookup instead of four or five: these run for every capitalised word extraction reads.
+const EDGE_WORDS: ReadonlySet<string> = new Set([
+  ...STOP_WORDS,
+  ...PRONOUNS,
+  ...DISCOURSE_WORDS,
+  ...CALENDAR_WORDS,
+]);
+const COMMON_WORDS: ReadonlySet<string> = new Set([...EDGE_WORDS, ...GENERIC_WORDS]);
+
 /** Words that may start or end a capitalised run without being part of the name. */
 export function isEdgeWord(word: string): boolean {
-  const w = word.toLowerCase();
-  return STOP_WORDS.has(w) || PRONOUNS.has(w) || DISCOURSE_WORDS.has(w) || CALENDAR_WORDS.has(w);
+  return EDGE_WORDS.has(word.toLowerCase());
 }
 
 /** Common English words that are never entities on their own (stop-words plus the lists above). */
 export function isCommonWord(word: string): boolean {
-  const w = word.toLowerCase();
-  return isEdgeWord(w) || GENERIC_WORDS.has(w);
+  return COMMON_WORDS.has(word.toLowerCase());
 }
 
 const EDGE_JUNK =

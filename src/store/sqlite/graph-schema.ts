@@ -1,10 +1,19 @@
 /**
- * The SQLite schema of the knowledge graph (migration 2) and the link statements shared by the
- * graph store and the triggers. Extraction results (mentions, statements) are written by the graph
- * store; everything derived from them (entity counts, pair weights, degrees) is kept by triggers in the
- * same transaction as the write that changes it, so a forget, restore, relation or purge can never
- * leave the graph half updated.
+ * The SQLite schema of the knowledge graph (migrations 2 and 5) and the link statements shared by
+ * the graph store and the triggers. Extraction results (mentions, statements) are written by the
+ * graph store; everything derived from them (entity counts, pair weights, degrees) is kept by
+ * triggers in the same transaction as the write that changes it, so a forget, restore, relation or
+ * purge can never leave the graph half updated. A batch of first extractions adds those counts
+ * itself, once per entity and pair, in its own transaction (migration 5, graph-batch.ts).
  */
+
+/** The statements of an SQL script, one per string (none of ours has a `;` inside a string). */
+export function sqlStatements(sql: string): string[] {
+  return sql
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
 
 /**
  * Inserts the links one counted item contributes: a co-mention for every pair of its entities
@@ -204,5 +213,44 @@ END;
 CREATE TRIGGER graph_relation_revalidated AFTER UPDATE OF invalidated_at ON relations
 WHEN new.invalidated_at IS NULL AND old.invalidated_at IS NOT NULL BEGIN
   ${relationLinksSql('r.id = new.id')}
+END;
+`;
+
+/** The condition of the row triggers a batch write stands in for (see GRAPH_BATCH_SQL). */
+const OUTSIDE_BATCH = 'NOT EXISTS (SELECT 1 FROM graph_batch)';
+
+/**
+ * Migration 5: a batch of first extractions keeps the derived counts itself, one update per
+ * entity, surface form, pair and space instead of one trigger run per mention, link and item
+ * (graph-batch.ts). It marks itself with a `graph_batch` row, inserted and deleted inside its own
+ * transaction, so no other connection ever sees one; the three row triggers below stand aside
+ * while it exists and otherwise do exactly what migration 2's did, for every other writer
+ * (older engram versions included).
+ */
+export const GRAPH_BATCH_SQL = `
+CREATE TABLE graph_batch (id INTEGER PRIMARY KEY);
+
+DROP TRIGGER graph_items_added;
+CREATE TRIGGER graph_items_added AFTER INSERT ON graph_items WHEN ${OUTSIDE_BATCH} BEGIN
+  INSERT INTO graph_spaces(space, items) VALUES (new.space, 1)
+    ON CONFLICT(space) DO UPDATE SET items = items + 1;
+END;
+
+DROP TRIGGER graph_mentions_added;
+CREATE TRIGGER graph_mentions_added AFTER INSERT ON graph_mentions WHEN ${OUTSIDE_BATCH} BEGIN
+  INSERT INTO graph_surfaces(entity_id, surface, type, n) VALUES (new.entity_id, new.surface, new.type, 1)
+    ON CONFLICT(entity_id, surface, type) DO UPDATE SET n = n + 1;
+  UPDATE graph_entities SET mentions = mentions + new.counted, strong = strong + 1 - new.weak
+    WHERE id = new.entity_id;
+END;
+
+DROP TRIGGER graph_links_added;
+CREATE TRIGGER graph_links_added AFTER INSERT ON graph_links WHEN ${OUTSIDE_BATCH} BEGIN
+  UPDATE graph_entities SET degree = degree + 1 WHERE id IN (new.a, new.b)
+    AND NOT EXISTS (SELECT 1 FROM graph_pairs WHERE a = new.a AND b = new.b);
+  INSERT INTO graph_pairs(a, b, weight) VALUES (new.a, new.b, 1)
+    ON CONFLICT(a, b) DO UPDATE SET weight = weight + 1;
+  INSERT INTO graph_pairs(a, b, weight) VALUES (new.b, new.a, 1)
+    ON CONFLICT(a, b) DO UPDATE SET weight = weight + 1;
 END;
 `;

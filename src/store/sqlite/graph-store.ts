@@ -19,7 +19,7 @@ import type { ItemFilter } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { storeError, writeWithRetry } from './database.js';
 import { dumpGraph, entityProfile, graphCounts, profileOfSpace } from './graph-reports.js';
-import { writeContext, writeExtraction } from './graph-writes.js';
+import { writeBatch } from './graph-writes.js';
 import { compileFilter } from './rows.js';
 
 /** What the graph store borrows from the SQLite store that owns the connection. */
@@ -76,15 +76,7 @@ export class SqliteGraphStore implements GraphStore {
   ): Promise<number> {
     if (docs.length === 0) return 0;
     const prepare = (sql: string) => this.stmt(sql);
-    return this.write(() => {
-      const ctx = writeContext(
-        prepare,
-        space,
-        extractor,
-        docs.map((d) => d.item_id),
-      );
-      return docs.filter((doc) => writeExtraction(ctx, doc)).length;
-    });
+    return this.write(() => writeBatch(prepare, space, extractor, docs));
   }
 
   async extractionStates(

@@ -1,66 +1,92 @@
 /**
- * Writing item extractions into the SQLite graph: entities by key, mentions, statements, then the
- * links the item contributes (co-mentions, statements, relations). Counts, pair weights and
- * degrees follow by trigger (graph-schema.ts). An unchanged extraction is not rewritten.
+ * Writing item extractions into the SQLite graph. A batch is read in one query (versions, earlier
+ * extractions, relations); first extractions are written together (graph-batch.ts); the others
+ * (re-extractions of revised items, repeats) item by item here: entities by key, mentions,
+ * statements, then the links the item contributes (co-mentions, statements, relations), with
+ * counts, pair weights and degrees following by trigger (graph-schema.ts). An unchanged
+ * extraction is not rewritten.
  */
-import type Database from 'better-sqlite3';
-
 import type { GraphDoc } from '../../graph/graph-store.js';
-import { itemLinksSql, relationLinksSql, unlinkItemSql } from './graph-schema.js';
+import { type FreshDoc, type Prepare, type WriteContext, writeFresh } from './graph-batch.js';
+import { itemLinksSql, relationLinksSql, sqlStatements, unlinkItemSql } from './graph-schema.js';
 
-/** Prepares (or reuses) a statement on the store's connection. */
-export type Prepare = (sql: string) => Database.Statement;
-
-function statements(sql: string): string[] {
-  return sql
-    .split(';')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-const UNLINK = statements(unlinkItemSql('@pk'));
-const ITEM_LINKS = statements(itemLinksSql('@pk'));
+const UNLINK = sqlStatements(unlinkItemSql('@pk'));
+const ITEM_LINKS = sqlStatements(itemLinksSql('@pk'));
 const RELATION_LINKS = [
-  ...statements(relationLinksSql('r.from_id = @id AND r.space = @space')),
-  ...statements(relationLinksSql('r.to_id = @id AND r.space = @space')),
+  ...sqlStatements(relationLinksSql('r.from_id = @id AND r.space = @space')),
+  ...sqlStatements(relationLinksSql('r.to_id = @id AND r.space = @space')),
 ];
 
-/** What the writes of one batch share inside its transaction. */
-export interface WriteContext {
-  prepare: Prepare;
-  space: string;
-  extractor: number;
-  /** Entity ids by key, learned in this batch (dropped whenever an entity may have gone). */
-  entities: Map<string, number>;
-  /** Items of the batch that take part in some relation. */
-  related: ReadonlySet<string>;
+/** Where an item of the batch stands before the batch is written. */
+interface ItemState {
+  id: string;
+  pk: number;
+  version: number;
+  status: string | null;
+  extracted: number | null;
+  related: number;
 }
 
-/** The context of one batch of writes: one query finds which items have relations. */
-export function writeContext(
+/**
+ * Replaces the stored extraction of each item inside the caller's transaction; returns how many
+ * were written (items gone or at another version are skipped).
+ */
+export function writeBatch(
   prepare: Prepare,
   space: string,
   extractor: number,
-  ids: readonly string[],
-): WriteContext {
-  const rows = prepare(
-    `SELECT from_id AS id FROM relations WHERE from_id IN (SELECT value FROM json_each(@ids)) AND space = @space
-     UNION SELECT to_id FROM relations WHERE to_id IN (SELECT value FROM json_each(@ids)) AND space = @space`,
-  ).all({ ids: JSON.stringify(ids), space }) as { id: string }[];
-  return {
+  docs: readonly GraphDoc[],
+): number {
+  const states = itemStates(
     prepare,
     space,
-    extractor,
-    entities: new Map(),
-    related: new Set(rows.map((r) => r.id)),
-  };
+    docs.map((d) => d.item_id),
+  );
+  const related = new Set([...states.values()].filter((s) => s.related).map((s) => s.id));
+  const ctx: WriteContext = { prepare, space, extractor, entities: new Map(), related };
+  const fresh: FreshDoc[] = [];
+  const rest: GraphDoc[] = [];
+  const seen = new Set<string>();
+  for (const doc of docs) {
+    const state = states.get(doc.item_id);
+    // A repeated item sees the first one's write, as it would item by item: it goes the slow way.
+    if (
+      state &&
+      !seen.has(doc.item_id) &&
+      state.extracted === null &&
+      state.version === doc.version
+    )
+      fresh.push({ doc, pk: state.pk, counted: state.status !== 'forgotten' });
+    else rest.push(doc);
+    seen.add(doc.item_id);
+  }
+  writeFresh(ctx, fresh);
+  return fresh.length + rest.filter((doc) => writeExtraction(ctx, doc)).length;
+}
+
+/** The batch's items as stored: version, status, whether extracted, whether in a relation. */
+function itemStates(
+  prepare: Prepare,
+  space: string,
+  ids: readonly string[],
+): Map<string, ItemState> {
+  const rows = prepare(
+    // CROSS JOIN keeps this order: the given ids through the id index, never a space scan.
+    `SELECT i.id, i.pk, i.version, i.status, g.item_pk AS extracted,
+       EXISTS (SELECT 1 FROM relations r WHERE r.from_id = i.id AND r.space = @space)
+         OR EXISTS (SELECT 1 FROM relations r WHERE r.to_id = i.id AND r.space = @space) AS related
+     FROM json_each(@ids) x CROSS JOIN items i ON i.id = x.value
+       LEFT JOIN graph_items g ON g.item_pk = i.pk
+     WHERE i.space = @space`,
+  ).all({ ids: JSON.stringify(ids), space }) as ItemState[];
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /**
  * Replaces the stored extraction of one item inside the caller's transaction; false when the item
  * is gone or at another version (a newer write carries its extraction).
  */
-export function writeExtraction(ctx: WriteContext, doc: GraphDoc): boolean {
+function writeExtraction(ctx: WriteContext, doc: GraphDoc): boolean {
   const { prepare, space, extractor } = ctx;
   const item = prepare(
     `SELECT i.pk, i.version, i.status, g.item_pk AS extracted FROM items i

@@ -2,7 +2,7 @@
  * Versioned, additive migrations of the SQLite store. Each runs once, in its own transaction;
  * a newer schema only adds, so an older engram can still read what it knows.
  */
-import { GRAPH_SCHEMA_SQL } from './graph-schema.js';
+import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
 
 /** One schema step. */
@@ -199,6 +199,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 4,
     name: 'session-turn index for the session context of recall',
     sql: SESSION_TURN_INDEX_SQL,
+  },
+  {
+    version: 5,
+    name: 'knowledge graph: batch writes keep derived counts per batch',
+    sql: GRAPH_BATCH_SQL,
   },
 ];
 

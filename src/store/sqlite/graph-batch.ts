@@ -1,0 +1,204 @@
+/**
+ * First extractions of a batch of items (every new memory goes this way), written together:
+ * entities looked up and created in two statements, then each item's mentions, statements and
+ * co-mention links through one prepared statement per table, in the order the items come. The
+ * counts those rows feed (surface forms, entity mentions and degrees, pair weights, items per
+ * space) are added once per entity, surface, pair and space at the end, while a `graph_batch`
+ * row keeps the row triggers aside (graph-schema.ts, migration 5). Statement and relation links
+ * go through the triggers after that, as item-by-item writes do.
+ */
+import type Database from 'better-sqlite3';
+
+import type { GraphDoc } from '../../graph/graph-store.js';
+import { itemLinksSql, relationLinksSql, sqlStatements } from './graph-schema.js';
+
+/** Prepares (or reuses) a statement on the store's connection. */
+export type Prepare = (sql: string) => Database.Statement;
+
+/** What the writes of one batch share inside its transaction. */
+export interface WriteContext {
+  prepare: Prepare;
+  space: string;
+  extractor: number;
+  /** Entity ids by key, learned in this batch (dropped whenever an entity may have gone). */
+  entities: Map<string, number>;
+  /** Items of the batch that take part in some relation. */
+  related: ReadonlySet<string>;
+}
+
+/** A first extraction of an item at its current version. */
+export interface FreshDoc {
+  doc: GraphDoc;
+  pk: number;
+  counted: boolean;
+}
+
+const STATEMENT_LINKS = sqlStatements(itemLinksSql('@pk'))[1]!;
+const RELATION_LINKS = sqlStatements(relationLinksSql('r.id = @rid'))[0]!;
+
+/** What the rows of a batch add to the derived counts. */
+class Tally {
+  /** Per entity id: [mentions, strong, degree]. */
+  readonly entities = new Map<number, [number, number, number]>();
+  /** Per entity id, surface and type: the mentions using that form. */
+  readonly surfaces = new Map<string, { id: number; surface: string; type: string; n: number }>();
+  /** Per pair of entity ids (smaller first, joined by ','): the links added. */
+  readonly pairs = new Map<string, number>();
+
+  entity(id: number): [number, number, number] {
+    let e = this.entities.get(id);
+    if (!e) this.entities.set(id, (e = [0, 0, 0]));
+    return e;
+  }
+
+  mention(id: number, surface: string, type: string, counted: boolean, weak: boolean): void {
+    const e = this.entity(id);
+    e[0] += counted ? 1 : 0;
+    e[1] += weak ? 0 : 1;
+    const form = JSON.stringify([id, surface, type]);
+    const known = this.surfaces.get(form);
+    if (known) known.n++;
+    else this.surfaces.set(form, { id, surface, type, n: 1 });
+  }
+
+  link(a: number, b: number): void {
+    const pair = `${a},${b}`;
+    this.pairs.set(pair, (this.pairs.get(pair) ?? 0) + 1);
+  }
+}
+
+/**
+ * Writes the first extractions of the documents inside the caller's transaction. The graph it
+ * leaves is the one writing them one by one (with the row triggers) leaves.
+ */
+export function writeFresh(ctx: WriteContext, docs: readonly FreshDoc[]): void {
+  if (docs.length === 0) return;
+  const { prepare } = ctx;
+  const named = docs.filter((d) => d.doc.extraction.entities.length > 0);
+  resolveEntities(ctx, named);
+  const tally = new Tally();
+  prepare('INSERT INTO graph_batch(id) VALUES (1)').run();
+  const linked = writeRows(ctx, docs, named, tally);
+  applyTally(ctx, tally, docs.length);
+  prepare('DELETE FROM graph_batch').run();
+  for (const pk of linked.statements) prepare(STATEMENT_LINKS).run({ pk });
+  // Each relation once, even when both its items are in the batch (item by item, the first of
+  // the two found the other without mentions yet and linked nothing).
+  if (linked.related.length > 0)
+    for (const { id } of prepare(
+      `SELECT id FROM relations WHERE space = @space AND (from_id IN (SELECT value FROM json_each(@ids))
+         OR to_id IN (SELECT value FROM json_each(@ids)))`,
+    ).all({ space: ctx.space, ids: JSON.stringify(linked.related) }) as { id: string }[])
+      prepare(RELATION_LINKS).run({ rid: id });
+}
+
+/**
+ * Mentions, statements, co-mention links and extraction records of the batch (counted in the
+ * tally); returns the items whose statement and relation links are still to add.
+ */
+function writeRows(
+  ctx: WriteContext,
+  docs: readonly FreshDoc[],
+  named: readonly FreshDoc[],
+  tally: Tally,
+): { statements: number[]; related: string[] } {
+  const { prepare } = ctx;
+  const mention = prepare(
+    'INSERT INTO graph_mentions(entity_id, item_pk, surface, type, count, counted, weak) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const statement = prepare(
+    'INSERT OR IGNORE INTO graph_statements(item_pk, a, b, type) VALUES (?, ?, ?, ?)',
+  );
+  const coMention = prepare(
+    "INSERT INTO graph_links(a, b, type, item_pk) VALUES (?, ?, 'co_mention', ?)",
+  );
+  const linked = { statements: [] as number[], related: [] as string[] };
+  for (const { doc, pk, counted } of named) {
+    const own = new Map<string, number>();
+    for (const e of doc.extraction.entities) {
+      const id = ctx.entities.get(e.key)!;
+      own.set(e.key, id);
+      mention.run(id, pk, e.surface, e.type, e.count, counted ? 1 : 0, e.weak ? 1 : 0);
+      tally.mention(id, e.surface, e.type, counted, e.weak);
+    }
+    for (const s of doc.extraction.statements) {
+      const a = own.get(s.a);
+      const b = own.get(s.b);
+      if (a !== undefined && b !== undefined && a !== b) statement.run(pk, a, b, s.type);
+    }
+    if (!counted) continue;
+    // Every pair of the item's entities, smaller id first, as itemLinksSql pairs them.
+    const ids = [...own.values()];
+    for (let i = 0; i < ids.length; i++)
+      for (let j = i + 1; j < ids.length; j++) {
+        const [a, b] = ids[i]! < ids[j]! ? [ids[i]!, ids[j]!] : [ids[j]!, ids[i]!];
+        coMention.run(a, b, pk);
+        tally.link(a, b);
+      }
+    if (doc.extraction.statements.length > 0) linked.statements.push(pk);
+    if (ctx.related.has(doc.item_id)) linked.related.push(doc.item_id);
+  }
+  const extracted = prepare(
+    'INSERT INTO graph_items(item_pk, space, version, extractor, truncated) VALUES (?, ?, ?, ?, ?)',
+  );
+  for (const { doc, pk } of docs)
+    extracted.run(pk, ctx.space, doc.version, ctx.extractor, doc.extraction.truncated ? 1 : 0);
+  return linked;
+}
+
+/** Adds the tally to the derived counts: what the row triggers would have added row by row. */
+function applyTally(ctx: WriteContext, tally: Tally, items: number): void {
+  const { prepare } = ctx;
+  const surface = prepare(
+    `INSERT INTO graph_surfaces(entity_id, surface, type, n) VALUES (?, ?, ?, ?)
+       ON CONFLICT(entity_id, surface, type) DO UPDATE SET n = n + excluded.n`,
+  );
+  for (const f of tally.surfaces.values()) surface.run(f.id, f.surface, f.type, f.n);
+  const pair = prepare(
+    `INSERT INTO graph_pairs(a, b, weight) VALUES (?, ?, ?)
+       ON CONFLICT(a, b) DO UPDATE SET weight = weight + excluded.weight RETURNING weight`,
+  );
+  for (const [key, n] of tally.pairs) {
+    const [a, b] = key.split(',').map(Number) as [number, number];
+    // A pair new to the graph (its weight is what this batch adds) is a new neighbour to both.
+    const { weight } = pair.get(a, b, n) as { weight: number };
+    pair.get(b, a, n);
+    if (weight === n) {
+      tally.entity(a)[2]++;
+      tally.entity(b)[2]++;
+    }
+  }
+  const entity = prepare(
+    'UPDATE graph_entities SET mentions = mentions + ?, strong = strong + ?, degree = degree + ? WHERE id = ?',
+  );
+  for (const [id, [mentions, strong, degree]] of tally.entities)
+    entity.run(mentions, strong, degree, id);
+  prepare(
+    `INSERT INTO graph_spaces(space, items) VALUES (?, ?)
+       ON CONFLICT(space) DO UPDATE SET items = items + excluded.items`,
+  ).run(ctx.space, items);
+}
+
+/** Ids of every entity the documents name: known ones looked up, the others created in order. */
+function resolveEntities(ctx: WriteContext, docs: readonly FreshDoc[]): void {
+  const keys = [...new Set(docs.flatMap((d) => d.doc.extraction.entities.map((e) => e.key)))];
+  const wanted = keys.filter((k) => !ctx.entities.has(k));
+  if (wanted.length === 0) return;
+  const found = ctx
+    .prepare(
+      `SELECT key, id FROM graph_entities WHERE space = @space
+         AND key IN (SELECT value FROM json_each(@keys))`,
+    )
+    .all({ space: ctx.space, keys: JSON.stringify(wanted) }) as { key: string; id: number }[];
+  for (const { key, id } of found) ctx.entities.set(key, id);
+  const missing = wanted.filter((k) => !ctx.entities.has(k));
+  if (missing.length === 0) return;
+  // Rows of one INSERT ... SELECT take ascending ids in the order json_each gives them.
+  const created = ctx
+    .prepare(
+      `INSERT INTO graph_entities(space, key) SELECT @space, value FROM json_each(@keys)
+       ORDER BY key ASC RETURNING id, key`,
+    )
+    .all({ space: ctx.space, keys: JSON.stringify(missing) }) as { key: string; id: number }[];
+  for (const { key, id } of created) ctx.entities.set(key, id);
+}
