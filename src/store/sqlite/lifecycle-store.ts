@@ -22,6 +22,7 @@ import type {
 import { type SqliteDatabase, storeError, writeWithRetry } from './database.js';
 import {
   exportLifecycleRows,
+  insertUse,
   readImportState,
   type SqliteUseRow,
   useFromRow,
@@ -231,32 +232,12 @@ export class SqliteLifecycleStore implements LifecycleStore {
     return this.write(() => {
       const facts = new Map(this.readFacts(space, ids).map((f) => [f.id, f]));
       const events = plan(facts);
-      const insert = this.stmt(
-        `INSERT INTO use_events(id, space, item_id, at, source, conversation_id, actor, context_tags,
-          context_area, cross_domain, base_before, base_after, strength_before, strength_after)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
       const update = this.stmt(
         `UPDATE items SET strength_base = ?, strength = ?, use_count = use_count + 1,
           last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ? AND space = ?`,
       );
+      insertUse(this.db, events);
       for (const e of events) {
-        insert.run(
-          e.id,
-          e.space,
-          e.item_id,
-          e.at,
-          e.source,
-          e.conversation_id,
-          e.actor,
-          JSON.stringify(e.context_tags),
-          e.context_area,
-          e.cross_domain ? 1 : 0,
-          e.base_before,
-          e.base_after,
-          e.strength_before,
-          e.strength_after,
-        );
         update.run(e.base_after, e.strength_after, e.at, e.item_id, space);
       }
       return events;

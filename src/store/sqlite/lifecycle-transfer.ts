@@ -168,7 +168,8 @@ export function readImportState(
   return state;
 }
 
-function insertUse(db: SqliteDatabase, events: readonly UseEventRecord[]): void {
+/** Inserts use events (recorded uses and imported ones alike). */
+export function insertUse(db: SqliteDatabase, events: readonly UseEventRecord[]): void {
   const insert = db.prepare(
     `INSERT INTO use_events(id, space, item_id, at, source, conversation_id, actor, context_tags,
       context_area, cross_domain, base_before, base_after, strength_before, strength_after)
