@@ -4,12 +4,8 @@
  * mirror SQLite's graph-reports.ts query for query.
  */
 import type { Source } from '../../core/types.js';
-import type {
-  GraphCounts,
-  GraphDump,
-  MentionProfile,
-  NamedCount,
-} from '../../graph/graph-store.js';
+import type { GraphCounts, GraphDump, MentionProfile } from '../../graph/graph-store.js';
+import { mentionProfile } from '../../graph/profile.js';
 import type { Queryable } from './database.js';
 
 /** The most used surface form (or its type) of an entity, as an SQL expression. */
@@ -65,40 +61,6 @@ interface ProfileRow {
   tags: string[];
 }
 
-/** Provenance key of a stored source: session, import, url or agent, else ''. */
-function provenance(source: unknown): string {
-  if (!source || typeof source !== 'object') return '';
-  const s = source as Record<string, unknown>;
-  for (const field of ['session', 'import', 'url', 'agent'])
-    if (typeof s[field] === 'string' && s[field] !== '') return `${field}:${s[field] as string}`;
-  return '';
-}
-
-function ranked(counts: Map<string, number>, limit: number): NamedCount[] {
-  return [...counts]
-    .map(([name, count]) => ({ name, count }))
-    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .slice(0, limit);
-}
-
-function profile(rows: readonly ProfileRow[]): MentionProfile {
-  const sources = new Map<string, number>();
-  const areas = new Map<string, number>();
-  const tags = new Map<string, number>();
-  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-  for (const row of rows) {
-    bump(sources, provenance(row.source));
-    bump(areas, row.area);
-    for (const t of new Set(row.tags)) bump(tags, t);
-  }
-  return {
-    sampled: rows.length,
-    sources: ranked(sources, 20),
-    areas: ranked(areas, 50),
-    tags: ranked(tags, 50),
-  };
-}
-
 /** Profile of the newest `sample` counting items that mention an entity. */
 export async function entityProfile(
   db: Queryable,
@@ -110,7 +72,7 @@ export async function entityProfile(
      WHERE m.entity_id = $1 AND m.counted ORDER BY m.item_pk DESC LIMIT $2`,
     [entity, sample],
   );
-  return profile(rows);
+  return mentionProfile(rows);
 }
 
 /** Profile of the newest `sample` counting items of a space. */
@@ -124,7 +86,7 @@ export async function profileOfSpace(
      ORDER BY pk DESC LIMIT $2`,
     [space, sample],
   );
-  return profile(rows);
+  return mentionProfile(rows);
 }
 
 /** The whole graph of a space by key and item id, canonically ordered. */

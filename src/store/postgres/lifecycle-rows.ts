@@ -12,25 +12,12 @@ import type {
 } from '../../lifecycle/lifecycle-store.js';
 import type { Queryable } from './database.js';
 
-/** An items row as the facts queries return it. */
-export interface FactsRow {
+/** An items row as the facts queries return it: kind and status not yet checked. */
+export type FactsRow = Omit<DecayFacts, 'kind' | 'status'> & {
   pk: number;
-  id: string;
-  space: string;
   kind: string;
-  area: string;
-  tags: string[];
   status: string | null;
-  pinned: boolean;
-  importance: number;
-  strength: number;
-  base: number | null;
-  created_at: number;
-  last_revised_at: number | null;
-  use_count: number;
-  last_used_at: number | null;
-  last_restored_at: number | null;
-}
+};
 
 /** A use_events row as the driver returns it. */
 export type UseRow = Omit<UseEventRecord, 'source'> & { source: string };

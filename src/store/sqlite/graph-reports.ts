@@ -2,12 +2,8 @@
  * Read-only graph queries of the SQLite backend that scan more than an index seek: counts for
  * `graph stats`, provenance/area/tag profiles for the hub report, and the canonical dump.
  */
-import type {
-  GraphCounts,
-  GraphDump,
-  MentionProfile,
-  NamedCount,
-} from '../../graph/graph-store.js';
+import type { GraphCounts, GraphDump, MentionProfile } from '../../graph/graph-store.js';
+import { mentionProfile, type ProfiledMemory } from '../../graph/profile.js';
 import type { SqliteDatabase } from './database.js';
 
 /** The most used surface form (or its type) of an entity, as an SQL expression. */
@@ -60,49 +56,20 @@ interface ProfileRow {
   tags: string;
 }
 
-/** Provenance key of a stored source: session, import, url or agent, else ''. */
-function provenance(source: string | null): string {
-  if (!source) return '';
-  try {
-    const s = JSON.parse(source) as Record<string, unknown>;
-    for (const field of ['session', 'import', 'url', 'agent'])
-      if (typeof s[field] === 'string' && s[field] !== '') return `${field}:${s[field] as string}`;
-  } catch {
-    // an unreadable source has no provenance
-  }
-  return '';
-}
-
-function ranked(counts: Map<string, number>, limit: number): NamedCount[] {
-  return [...counts]
-    .map(([name, count]) => ({ name, count }))
-    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .slice(0, limit);
-}
-
-function profile(rows: readonly ProfileRow[]): MentionProfile {
-  const sources = new Map<string, number>();
-  const areas = new Map<string, number>();
-  const tags = new Map<string, number>();
-  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-  for (const row of rows) {
-    bump(sources, provenance(row.source));
-    bump(areas, row.area);
-    let list: unknown = [];
+/** A sampled row as SQLite holds it (JSON text), parsed for the shared profile. */
+function parsed(rows: readonly ProfileRow[]): ProfiledMemory[] {
+  const json = (text: string | null, fallback: unknown): unknown => {
+    if (text === null) return fallback;
     try {
-      list = JSON.parse(row.tags);
+      return JSON.parse(text) as unknown;
     } catch {
-      // no readable tags
+      return fallback; // unreadable: no provenance, no tags
     }
-    if (Array.isArray(list))
-      for (const t of new Set(list)) if (typeof t === 'string') bump(tags, t);
-  }
-  return {
-    sampled: rows.length,
-    sources: ranked(sources, 20),
-    areas: ranked(areas, 50),
-    tags: ranked(tags, 50),
   };
+  return rows.map((r) => {
+    const tags = json(r.tags, []);
+    return { source: json(r.source, null), area: r.area, tags: Array.isArray(tags) ? tags : [] };
+  });
 }
 
 /** Profile of the newest `sample` counting items that mention an entity. */
@@ -113,7 +80,7 @@ export function entityProfile(db: SqliteDatabase, entity: number, sample: number
        WHERE m.entity_id = ? AND m.counted = 1 ORDER BY m.item_pk DESC LIMIT ?`,
     )
     .all(entity, sample) as ProfileRow[];
-  return profile(rows);
+  return mentionProfile(parsed(rows));
 }
 
 /** Profile of the newest `sample` counting items of a space. */
@@ -124,7 +91,7 @@ export function profileOfSpace(db: SqliteDatabase, space: string, sample: number
        ORDER BY pk DESC LIMIT ?`,
     )
     .all(space, sample) as ProfileRow[];
-  return profile(rows);
+  return mentionProfile(parsed(rows));
 }
 
 /** The whole graph of a space by key and item id, canonically ordered. */

@@ -38,24 +38,14 @@ export interface SqliteLifecycleContext {
   assertOpen(): void;
 }
 
-interface FactsRow {
+/** An items row as the facts query returns it (JSON tags, integer flags, unchecked kind/status). */
+type FactsRow = Omit<DecayFacts, 'kind' | 'status' | 'tags' | 'pinned'> & {
   pk: number;
-  id: string;
-  space: string;
   kind: string;
-  area: string;
   tags: string;
   status: string | null;
   pinned: number;
-  importance: number;
-  strength: number;
-  base: number | null;
-  created_at: number;
-  last_revised_at: number | null;
-  use_count: number;
-  last_used_at: number | null;
-  last_restored_at: number | null;
-}
+};
 
 const FACTS_COLUMNS = `SELECT i.pk, i.id, i.space, i.kind, i.area, i.tags, i.status, i.pinned, i.importance,
   i.strength, i.strength_base AS base, i.created_at, i.use_count, i.last_used_at,
