@@ -30,6 +30,8 @@ export interface LocomoTurn {
   speaker: string;
   /** The paper's item text: `<speaker> said, "<text>"` plus ` and shared <caption>`. */
   text: string;
+  /** When the turn's session took place (ISO 8601, UTC), when the release gives it. */
+  time?: string;
 }
 
 /** One question with its usable evidence. */
@@ -126,6 +128,37 @@ interface RawSample {
   qa: { question: string; category: number; evidence?: unknown[] }[];
 }
 
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/**
+ * A session's `session_<n>_date_time` ("1:56 pm on 8 May, 2023") as ISO 8601 in UTC (the release
+ * gives no zone), or undefined when it is missing or not in that form.
+ */
+export function sessionTime(raw: unknown): string | undefined {
+  const m = /^(\d{1,2}):(\d{2})\s*(am|pm) on (\d{1,2}) ([A-Za-z]+),? (\d{4})$/iu.exec(
+    String(raw ?? '').trim(),
+  );
+  if (!m) return undefined;
+  const month = MONTHS.indexOf(m[5]!.toLowerCase());
+  if (month < 0) return undefined;
+  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0);
+  const at = Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+  return new Date(at).toISOString();
+}
+
 function sessionTurns(conversation: Record<string, unknown>): LocomoTurn[] {
   const sessions = Object.keys(conversation)
     .map((key) => /^session_(\d+)$/.exec(key))
@@ -134,6 +167,7 @@ function sessionTurns(conversation: Record<string, unknown>): LocomoTurn[] {
     .sort((a, b) => a - b);
   return sessions.flatMap((session) =>
     (conversation[`session_${session}`] as RawTurn[]).map((t, i) => {
+      const time = sessionTime(conversation[`session_${session}_date_time`]);
       const diaId = canonicalDiaId(t.dia_id) ?? t.dia_id;
       const turn = Number(diaId.split(':')[1] ?? i + 1);
       return {
@@ -142,6 +176,7 @@ function sessionTurns(conversation: Record<string, unknown>): LocomoTurn[] {
         turn,
         speaker: t.speaker,
         text: turnText(t.speaker, t.text, t.blip_caption),
+        ...(time !== undefined && { time }),
       };
     }),
   );

@@ -30,7 +30,8 @@ export function graphChannelExists(): boolean {
 
 /** The variants to run, in report order. `default` is exactly what createEngram() does. */
 export function benchmarkVariants(withGraph: boolean): Variant[] {
-  const noGraph = withGraph ? { graph: 0 } : {};
+  // The first-stage variants leave the time channel out, so they stay comparable with earlier runs.
+  const noGraph = withGraph ? { graph: 0, time: 0 } : { time: 0 };
   const main: Variant[] = [
     {
       id: 'keyword',
@@ -55,9 +56,15 @@ export function benchmarkVariants(withGraph: boolean): Variant[] {
     main.push({
       id: 'hybrid_graph',
       label: 'hybrid + graph',
-      request: { rerank: false },
+      request: { weights: { time: 0 }, rerank: false },
       kind: 'main',
     });
+  main.push({
+    id: 'hybrid_time',
+    label: withGraph ? 'hybrid + graph + time' : 'hybrid + time',
+    request: { rerank: false },
+    kind: 'main',
+  });
   main.push({
     id: 'hybrid_rerank',
     label: 'hybrid + rerank (alignment)',
@@ -77,6 +84,13 @@ export function benchmarkVariants(withGraph: boolean): Variant[] {
 
 function ablations(): Variant[] {
   return [
+    {
+      id: 'default_no_time',
+      label: 'default without the time channel (recall.weights.time 0)',
+      request: {},
+      config: { recall: { weights: { time: 0 } } },
+      kind: 'ablation',
+    },
     {
       id: 'default_no_context',
       label: 'default without session context (recall.context.window 0)',

@@ -106,6 +106,8 @@ const weightsSchema = z
     vector: z.number().min(0).max(10).default(0.3),
     /** 0 disables the graph channel. */
     graph: z.number().min(0).max(10).default(0.5),
+    /** 0 disables the time channel (keyword search within the time a query names). */
+    time: z.number().min(0).max(10).default(1),
   })
   .prefault({});
 
@@ -130,6 +132,17 @@ const contextSchema = z
     window: z.number().int().min(0).max(50).default(3),
     weight: z.number().min(0).max(10).default(0.5),
     decay: unit(0.7),
+  })
+  .prefault({});
+
+/**
+ * The time channel (src/retrieval/channels/time.ts): how far around the date a query names a
+ * memory may have been created. Memories are written after what they tell, so more after.
+ */
+const timeSchema = z
+  .strictObject({
+    before_days: z.number().min(0).max(36_500).default(1),
+    after_days: z.number().min(0).max(36_500).default(7),
   })
   .prefault({});
 
@@ -168,6 +181,7 @@ const recallSchema = z
     weights: weightsSchema,
     boosts: boostsSchema,
     context: contextSchema,
+    time: timeSchema,
     rerank: rerankSchema,
     default_statuses: z.array(z.enum(STATUSES)).min(1).default(['active', 'challenged']),
   })

@@ -142,6 +142,7 @@ export function inputSchemas(config: Config) {
         keyword: z.number().min(0).max(10).optional(),
         vector: z.number().min(0).max(10).optional(),
         graph: z.number().min(0).max(10).optional(),
+        time: z.number().min(0).max(10).optional(),
       })
       .optional(),
     /** Legacy reranking (§5.2) for this search; default `recall.rerank.enabled`. */

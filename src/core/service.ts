@@ -40,6 +40,7 @@ import type { MaintenanceSchedule } from '../lifecycle/scheduler.js';
 import type { Channel } from '../retrieval/channels/channel.js';
 import { GraphChannel, graphLimits } from '../retrieval/channels/graph.js';
 import { KeywordChannel } from '../retrieval/channels/keyword.js';
+import { TimeChannel } from '../retrieval/channels/time.js';
 import { VectorChannel } from '../retrieval/channels/vector.js';
 import { runRecall } from '../retrieval/pipeline.js';
 import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
@@ -138,7 +139,11 @@ export class MemoryService {
     this.now = deps.now ?? Date.now;
     this.schemas = inputSchemas(deps.config);
     this.relevance = deps.relevance ?? null;
-    this.channels = [new KeywordChannel(this.store), new VectorChannel(this.store, this.vectors)];
+    this.channels = [
+      new KeywordChannel(this.store),
+      new VectorChannel(this.store, this.vectors),
+      new TimeChannel(this.store, this.config.recall.time),
+    ];
     this.graphApi = this.wireGraph();
     this.dormant = this.wireDormant(
       deps.dormantRelevance === undefined ? this.relevance : deps.dormantRelevance,
@@ -605,6 +610,7 @@ export class MemoryService {
           keyword: weights?.keyword ?? config.weights.keyword,
           vector: weights?.vector ?? config.weights.vector,
           graph: weights?.graph ?? config.weights.graph,
+          time: weights?.time ?? config.weights.time,
         },
       },
     ).finally(() => this.dormant.leaveRecall());

@@ -121,6 +121,8 @@ export interface HitChannels {
   graph?: number;
   /** Entity names from the query's entity to the one the item names (why it was reached). */
   graph_path?: string[];
+  /** Rank in the keyword search within the time the query names (the time channel). */
+  time?: number;
 }
 
 /** One recall hit (§3.5). */
@@ -140,7 +142,7 @@ export interface RecallHit {
 
 /** A channel that did not contribute, and why (§3.4). */
 export interface Degradation {
-  channel: 'keyword' | 'vector' | 'graph';
+  channel: 'keyword' | 'vector' | 'graph' | 'time';
   reason: string;
 }
 

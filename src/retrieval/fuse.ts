@@ -5,7 +5,7 @@
 
 /** One channel's ranked ids, best first. */
 export interface RankedList {
-  channel: 'keyword' | 'vector' | 'graph';
+  channel: 'keyword' | 'vector' | 'graph' | 'time';
   weight: number;
   ids: readonly string[];
   /** The channel's scores, aligned with `ids` (session context spreads keyword scores). */
@@ -16,7 +16,7 @@ export interface RankedList {
 export interface Fused {
   id: string;
   rrf: number;
-  channels: { keyword?: number; vector?: number; graph?: number };
+  channels: { keyword?: number; vector?: number; graph?: number; time?: number };
 }
 
 /** Fuses ranked lists; the result is ordered by fused score, then by best single rank, then id. */
@@ -45,5 +45,6 @@ function bestRank(f: Fused): number {
     f.channels.keyword ?? Infinity,
     f.channels.vector ?? Infinity,
     f.channels.graph ?? Infinity,
+    f.channels.time ?? Infinity,
   );
 }

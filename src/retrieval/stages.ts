@@ -39,22 +39,35 @@ export class SessionLookup {
   }
 }
 
-/** Replaces the keyword list with its session-context spread (see context.ts), cut to `limit`. */
+/** The channels whose scores are BM25 evidence, which session context spreads. */
+const SPREAD: ReadonlySet<RankedList['channel']> = new Set(['keyword', 'time']);
+
+/**
+ * Replaces each keyword-evidence list (keyword, time) with its session-context spread (see
+ * context.ts), cut to `limit`.
+ */
 export async function withSessionContext(
   sessions: SessionLookup,
   lists: readonly RankedList[],
   options: SessionContextOptions,
   limit: number,
 ): Promise<RankedList[]> {
-  const at = lists.findIndex((l) => l.channel === 'keyword');
-  const list = lists[at];
-  if (!list?.scores || list.ids.length === 0 || !sessionContextOn(options)) return [...lists];
-  const positions = await sessions.around(list.ids, options.window);
-  if (positions.length === 0) return [...lists];
-  const scored = list.ids.map((id, i) => ({ id, score: list.scores![i] ?? 0 }));
-  const spread = spreadAlongSessions(scored, positions, options).slice(0, limit);
-  const out = [...lists];
-  out[at] = { ...list, ids: spread.map((s) => s.id), scores: spread.map((s) => s.score) };
+  if (!sessionContextOn(options)) return [...lists];
+  const out: RankedList[] = [];
+  for (const list of lists) {
+    if (!SPREAD.has(list.channel) || !list.scores || list.ids.length === 0) {
+      out.push(list);
+      continue;
+    }
+    const positions = await sessions.around(list.ids, options.window);
+    const scored = list.ids.map((id, i) => ({ id, score: list.scores![i] ?? 0 }));
+    const spread = spreadAlongSessions(scored, positions, options);
+    out.push({
+      ...list,
+      ids: spread.slice(0, limit).map((s) => s.id),
+      scores: spread.slice(0, limit).map((s) => s.score),
+    });
+  }
   return out;
 }
 

@@ -52,10 +52,22 @@ function graphCell(channels: RecallResponse['hits'][number]['channels']): string
 /** A table of recall hits for `search`, with the per-channel ranks that explain each hit. */
 export function recallTable(result: RecallResponse): string {
   // The graph column (hops and entity path) appears only when the graph explains some hit.
+  // The time column likewise, only when the query named a date and the time channel found a hit.
   const graph = result.hits.some((h) => h.channels.graph !== undefined);
-  const bodyWidth = Math.max(20, width() - (graph ? 100 : 75));
+  const time = result.hits.some((h) => h.channels.time !== undefined);
+  const bodyWidth = Math.max(20, width() - (graph ? 100 : 75) - (time ? 7 : 0));
   const table = new Table({
-    head: ['#', 'score', 'keyword', 'vector', ...(graph ? ['graph'] : []), 'id', 'kind', 'body'],
+    head: [
+      '#',
+      'score',
+      'keyword',
+      'vector',
+      ...(graph ? ['graph'] : []),
+      ...(time ? ['time'] : []),
+      'id',
+      'kind',
+      'body',
+    ],
     style: { head: [], border: [] },
     wordWrap: false,
   });
@@ -66,6 +78,7 @@ export function recallTable(result: RecallResponse): string {
       h.channels.keyword ?? '-',
       h.channels.vector ?? '-',
       ...(graph ? [graphCell(h.channels)] : []),
+      ...(time ? [h.channels.time ?? '-'] : []),
       h.id,
       h.kind,
       shorten(h.title ? `${h.title}: ${h.body}` : h.body, bodyWidth),

@@ -336,14 +336,14 @@ function registerReadCommands(program: Command): void {
   filterOptions(
     program
       .command('search <query>')
-      .description('hybrid recall: keyword + vector channels, fused'),
+      .description('hybrid recall: keyword, vector, graph and time channels, fused'),
   )
     .option('-k, --k <n>', 'number of hits', int)
     .option('--rerank', 'rerank the best candidates (default: recall.rerank.enabled)')
     .option('--no-rerank', 'keep the fused order')
     .option(
       '--weight <channel=n>',
-      'fusion weight of a channel for this search: keyword, vector or graph (repeatable; 0 turns it off)',
+      'fusion weight of a channel for this search: keyword, vector, graph or time (repeatable; 0 turns it off)',
       weight,
     )
     .action(async (query: string, o: Record<string, unknown>, cmd: Command) => {

@@ -121,6 +121,7 @@ export const RecallResponseSchema = z
           keyword: z.number().int().optional(),
           vector: z.number().int().optional(),
           graph: z.number().optional(),
+          time: z.number().int().optional(),
         }),
         status: z.enum(STATUSES),
         importance: z.number(),

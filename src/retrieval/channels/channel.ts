@@ -1,4 +1,4 @@
-/** The Channel interface: one way of finding candidates for a query (keyword, vector, graph). */
+/** The Channel interface: one way of finding candidates for a query (keyword, vector, graph, time). */
 import type { HitChannels } from '../../core/types.js';
 import type { ItemFilter, ScoredId } from '../../store/store.js';
 
@@ -24,6 +24,6 @@ export type ChannelDetails = ReadonlyMap<string, Partial<HitChannels>>;
 
 /** One recall channel. */
 export interface Channel {
-  readonly name: 'keyword' | 'vector' | 'graph';
+  readonly name: 'keyword' | 'vector' | 'graph' | 'time';
   search(request: ChannelRequest): Promise<ChannelResult>;
 }

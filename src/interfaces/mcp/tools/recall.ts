@@ -17,7 +17,8 @@ export const recallTools: ToolGroup = (schemas) => [
         pinned: 'Only pinned (true) or only unpinned (false) memories.',
         query: 'What you are looking for, in plain words (any text; no query syntax).',
         k: 'How many hits to return (default 5).',
-        weights: 'Per-channel fusion weights, 0..10 (default 1 each; 0 turns a channel off).',
+        weights:
+          'Per-channel fusion weights (keyword, vector, graph, time), 0..10 (default recall.weights; 0 turns a channel off).',
       }),
     ),
     annotations: READ_ONLY,
