@@ -1,8 +1,8 @@
 /**
  * One engram store per LoCoMo conversation, built and queried through the public API only
  * (createEngram, rememberMany, recall): one `episode` item per dialogue turn, with the turn's
- * session and position as its provenance and the session's date as its creation time, the way an
- * agent would store a conversation. Each
+ * session, position and speaker as its provenance and the session's date as its creation time, the
+ * way an agent would store a conversation. Each
  * measured configuration gets its own copy of the built store, so no run sees the access counts
  * another left behind.
  */
@@ -68,7 +68,11 @@ export async function buildConversationStore(
       turns.map((t) => ({
         body: t.text,
         kind: 'episode',
-        source: { session: `${conversation.sampleId}/session_${t.session}`, turn: t.turn },
+        source: {
+          session: `${conversation.sampleId}/session_${t.session}`,
+          turn: t.turn,
+          speaker: t.speaker,
+        },
         ...(t.time !== undefined && { created_at: t.time }),
       })),
     );

@@ -119,6 +119,8 @@ const boostsSchema = z
     frequency_saturation: z.number().int().min(1).max(1_000_000).default(20),
     importance: unit(0.05),
     strength: unit(0.03),
+    /** For memories whose `source.speaker` the query names ("What did Melanie paint?"). */
+    speaker: unit(0.25),
   })
   .prefault({});
 

@@ -39,6 +39,7 @@ const textField = z
 /** Provenance given by a writer. */
 export const sourceSchema = z.strictObject({
   agent: z.string().max(200).optional(),
+  speaker: z.string().trim().min(1, 'must not be empty').max(200).optional(),
   session: z.string().max(200).optional(),
   turn: z.number().int().min(0).optional(),
   url: z.string().max(2000).optional(),

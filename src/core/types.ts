@@ -24,6 +24,8 @@ export type Trust = (typeof TRUST_LABELS)[number];
 /** Provenance of a memory: who or what wrote it. */
 export interface Source {
   agent?: string;
+  /** Who said or wrote it, for a conversation turn or a quote: a person's name. */
+  speaker?: string;
   session?: string;
   turn?: number;
   url?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { boostFactor } from './boosts.js';
+import { boostFactor, maxBoost, speakerNamedIn } from './boosts.js';
 import { reciprocalRankFusion } from './fuse.js';
 
 describe('reciprocalRankFusion', () => {
@@ -53,6 +53,7 @@ describe('boostFactor', () => {
     frequency_saturation: 20,
     importance: 0.05,
     strength: 0.03,
+    speaker: 0.25,
   };
   const now = Date.UTC(2026, 0, 31);
 
@@ -61,8 +62,10 @@ describe('boostFactor', () => {
       { updated_at: now, access_count: 1e9, importance: 5, strength: 5 },
       now,
       boosts,
+      true,
     );
-    expect(max).toBeCloseTo(0.16, 10);
+    expect(max).toBeCloseTo(0.41, 10);
+    expect(maxBoost(boosts)).toBeCloseTo(0.41, 10);
     expect(
       boostFactor({ updated_at: 0, access_count: 0, importance: 0, strength: 0 }, now, boosts),
     ).toBeLessThan(1e-6);
@@ -85,5 +88,26 @@ describe('boostFactor', () => {
     );
     expect(f20).toBeCloseTo(0.03, 6);
     expect(f200).toBeCloseTo(0.03, 6);
+  });
+});
+
+describe('speakerNamedIn', () => {
+  it('names a speaker by first name written with a capital', () => {
+    const named = speakerNamedIn('What activities does Melanie partake in?');
+    expect(named('Melanie')).toBe(true);
+    expect(named('melanie')).toBe(true);
+    expect(named('Melanie Ortiz')).toBe(true);
+    expect(named('Caroline')).toBe(false);
+    expect(named('Ortiz Melanie')).toBe(false);
+    expect(named(undefined)).toBe(false);
+    expect(named('')).toBe(false);
+    expect(speakerNamedIn('What did Van der Berg say?')('Van der Berg')).toBe(true);
+  });
+
+  it('does not take a word in lower case for a name, nor part of a word', () => {
+    expect(speakerNamedIn('will it rain tomorrow')('Will')).toBe(false);
+    expect(speakerNamedIn('what did melanie say')('Melanie')).toBe(false);
+    expect(speakerNamedIn('What did Will Turner say')('Will Turner')).toBe(true);
+    expect(speakerNamedIn('Annabel and the boat')('Ann')).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import type { Config } from '../config/schema.js';
 import type { Degradation, RecallHit, RecallResponse } from '../core/types.js';
 import { toEngramError } from '../errors/errors.js';
 import type { ItemFilter, ItemRecord, Store } from '../store/store.js';
-import { boostFactor, maxBoost } from './boosts.js';
+import { boostFactor, maxBoost, speakerNamedIn } from './boosts.js';
 import type { Channel, ChannelResult } from './channels/channel.js';
 import { sessionContextOn } from './context.js';
 import { type Fused, type RankedList, reciprocalRankFusion } from './fuse.js';
@@ -141,11 +141,13 @@ export async function runRecall(deps: RecallDeps, plan: RecallPlan): Promise<Rec
     ).map((i) => [i.id, i]),
   );
   const now = deps.now();
+  const named = speakerNamedIn(plan.query);
+  const boosts = deps.config.recall.boosts;
   const scored = fused.flatMap((f) => {
     const item = items.get(f.id);
-    return item
-      ? [{ item, f, score: f.rrf * (1 + boostFactor(item, now, deps.config.recall.boosts)) }]
-      : [];
+    if (!item) return [];
+    const b = boostFactor(item, now, boosts, named(item.source?.speaker));
+    return [{ item, f, score: f.rrf * (1 + b) }];
   });
   scored.sort((a, b) => b.score - a.score || b.f.rrf - a.f.rrf || (a.item.id < b.item.id ? -1 : 1));
   timings.fuse = round(performance.now() - t);

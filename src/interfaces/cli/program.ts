@@ -134,12 +134,17 @@ function registerWriteCommands(program: Command): void {
     .option('--candidate', 'store as a candidate instead of active')
     .option('--agent <id>', 'provenance: the writing agent')
     .option('--session <id>', 'provenance: the session')
+    .option('--speaker <name>', 'provenance: who said or wrote it (a person)')
     .action(async (body: string | undefined, o: Record<string, unknown>, cmd: Command) => {
       const text = body === undefined || body === '-' ? await readStdin() : body;
       await withEngram(globals(cmd), true, async (engram) => {
         const source =
-          o.agent || o.session
-            ? { agent: o.agent as string | undefined, session: o.session as string | undefined }
+          o.agent || o.session || o.speaker
+            ? {
+                agent: o.agent as string | undefined,
+                session: o.session as string | undefined,
+                speaker: o.speaker as string | undefined,
+              }
             : undefined;
         const result = await engram.remember({
           ...change(cmd),

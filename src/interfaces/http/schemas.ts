@@ -24,6 +24,7 @@ export const ErrorSchema = z
 
 const SourceSchema = z.object({
   agent: z.string().optional(),
+  speaker: z.string().optional(),
   session: z.string().optional(),
   turn: z.number().int().optional(),
   url: z.string().optional(),

@@ -40,7 +40,7 @@ export const FIELD_DOCS: Record<string, string> = {
   importance: 'How much this matters, 0..1 (default 0.5); a small recall boost.',
   pinned: 'Pinned memories never decay and are never archived or merged automatically.',
   status: '"active" (default) or "candidate" (tentative, not recalled by default).',
-  source: 'Provenance: agent, session, turn, url, import, trust.',
+  source: 'Provenance: agent, speaker (who said it), session, turn, url, import, trust.',
   created_at: 'When the fact was learned, if not now (ISO 8601).',
 };
 
