@@ -96,7 +96,8 @@ function markdown(report: LocomoReport): string {
     '',
     'Protocol of the LoCoMo paper (Table 3), as ../shared/bench/README.md states it: one engram store per ' +
       'conversation, one `episode` item per dialogue turn with the text `<speaker> said, "<text>"` ' +
-      '(plus ` and shared <caption>`), provenance `source.session` + `source.turn`; the raw question is ' +
+      '(plus ` and shared <caption>`), provenance `source.session` + `source.turn` + `source.speaker`, ' +
+      "and the session's date as `created_at`; the raw question is " +
       `the query; recall@k is the fraction of a question's evidence turns in the top k; questions without ` +
       'evidence score 1; overall is the mean over all questions, adversarial included. Everything goes ' +
       'through `createEngram` + `rememberMany` + `recall`, each configuration on its own copy of the ' +

@@ -153,7 +153,8 @@ async function runImport(req: PhaseRequest): Promise<ImportResult> {
 
 /** Weights for hybrid (the configured defaults) and for each channel alone. */
 function modes(engram: Engram): { mode: string; weights?: Record<string, number> }[] {
-  const channels = Object.keys(engram.config.recall.weights);
+  // The synthetic questions name no date, so the time channel alone would time an empty answer.
+  const channels = Object.keys(engram.config.recall.weights).filter((c) => c !== 'time');
   const alone = (only: string) => Object.fromEntries(channels.map((c) => [c, c === only ? 1 : 0]));
   return [{ mode: 'hybrid' }, ...channels.map((c) => ({ mode: c, weights: alone(c) }))];
 }
