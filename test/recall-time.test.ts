@@ -1,5 +1,6 @@
 /**
- * The time channel end to end: a query naming a date finds the memories created around it
+ * The time channel end to end: a query naming a date (or a relative time, read against the
+ * recall's clock) finds the memories created around it
  * (recall.time.before_days before, after_days after), with session context spreading its evidence
  * to the turns beside them; a query naming no date, or the channel weighted 0, leaves recall as it
  * was. On SQLite, and on PostgreSQL when ENGRAM_TEST_PG_URL is set.
@@ -84,5 +85,26 @@ describe.each(BACKENDS)('the time channel ($name)', (backend) => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngramError);
     expect((err as EngramError).details).toMatchObject({ field: 'weights.time' });
+  });
+
+  it("reads relative times against the recall's clock", async () => {
+    const now = Date.parse('2026-11-29T15:00:00Z');
+    const engram = testEngram({ config: backend.fresh(), now: () => now });
+    const results = await engram.rememberMany(
+      [
+        ['Sam said, "Hiking again today, so much mud."', '2026-11-29T09:00:00Z'],
+        ['Sam said, "Hiking with the club was great."', '2026-11-28T10:00:00Z'],
+        ['Sam said, "Hiking in the snow."', '2026-10-01T10:00:00Z'],
+      ].map(([body, created_at]) => ({ body: body!, created_at, kind: 'episode' as const })),
+    );
+    const ids = results.map((r) => (r.ok ? r.memory.id : ''));
+    const timed = async (query: string) =>
+      new Set(
+        (await engram.recall({ query, k: 10, rerank: false })).hits
+          .filter((h) => h.channels.time !== undefined)
+          .map((h) => h.id),
+      );
+    expect(await timed('What did Sam do yesterday?')).toEqual(new Set([ids[0], ids[1]]));
+    expect(await timed('Where did Sam go hiking two months ago?')).toEqual(new Set([ids[2]]));
   });
 });

@@ -142,7 +142,7 @@ export class MemoryService {
     this.channels = [
       new KeywordChannel(this.store),
       new VectorChannel(this.store, this.vectors),
-      new TimeChannel(this.store, this.config.recall.time),
+      new TimeChannel(this.store, this.config.recall.time, this.now),
     ];
     this.graphApi = this.wireGraph();
     this.dormant = this.wireDormant(

@@ -65,4 +65,36 @@ describe('queryTimeWindow', () => {
     // The month form does not take over a refused day: the year after it is not a month.
     expect(queryTimeWindow('the 2023-13 report')).toBeNull();
   });
+
+  describe('relative expressions, counted back from now', () => {
+    // Sunday 29 November 2026, 15:30 UTC.
+    const now = Date.parse('2026-11-29T15:30:00Z');
+    const span = (from: string, to: string) => ({ from: day(from), to: day(to) + DAY_MS });
+
+    it.each([
+      ['What did I tell you today?', '2026-11-29', '2026-11-29', 'today'],
+      ['What did we decide yesterday?', '2026-11-28', '2026-11-29', 'yesterday'],
+      ['deploys this week', '2026-11-23', '2026-11-29', 'this week'],
+      ['What did John do last week?', '2026-11-16', '2026-11-29', 'last week'],
+      ['where did we go last weekend', '2026-11-16', '2026-11-29', 'last weekend'],
+      ['notes from the past month', '2026-10-30', '2026-11-29', 'past month'],
+      ['What did Caroline see last year?', '2024-11-28', '2026-11-29', 'last year'],
+      ['the bug from 3 days ago', '2026-11-25', '2026-11-27', '3 days ago'],
+      ['a couple of weeks ago we met', '2026-11-08', '2026-11-22', 'couple of weeks ago'],
+      ['in the last 10 days', '2026-11-20', '2026-11-29', 'last 10 days'],
+      ['over the past two weeks', '2026-11-16', '2026-11-29', 'past two weeks'],
+    ])('%s', (query, from, to, text) => {
+      expect(queryTimeWindow(query, now)).toEqual({ ...span(from, to), text });
+    });
+
+    it('are read only with a clock, and an absolute date wins', () => {
+      expect(queryTimeWindow('What did we decide yesterday?')).toBeNull();
+      expect(
+        queryTimeWindow('What did Maria do last weekend before April 10, 2023?', now),
+      ).toMatchObject({ from: day('2023-04-10'), text: 'April 10, 2023' });
+      expect(queryTimeWindow('yesterday or last week?', now)).toMatchObject({ text: 'yesterday' });
+      expect(queryTimeWindow('the last time we met', now)).toBeNull();
+      expect(queryTimeWindow('this is the way', now)).toBeNull();
+    });
+  });
 });

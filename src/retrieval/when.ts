@@ -1,10 +1,16 @@
 /**
  * The time a query names ("What was Sam doing on December 4, 2023?", "in July 2023",
- * "during 2022", "2023-10-03"), as a window of UTC milliseconds [from, to). Only absolute dates
- * are read: a relative one ("last week") depends on when the memory was written, which the
- * query does not know. A month name must come with a year or a day and a year, so "may" and
+ * "during 2022", "2023-10-03", "yesterday", "last week", "3 days ago"), as a window of UTC
+ * milliseconds [from, to). A month name must come with a year or a day and a year, so "may" and
  * "march" as verbs never count; a bare year must follow a preposition ("in 2022"), so quantities
- * ("2000 people") never count. When a query names several dates, the first one is taken.
+ * ("2000 people") never count. An absolute date wins over a relative one; among several of a
+ * kind, the first is taken.
+ *
+ * Relative expressions count back from `now` (the moment of the recall) and are read generously,
+ * because the window only lends evidence and never filters: "yesterday" covers yesterday and
+ * today, "this week" the last 7 days, "last week" the last 14, "last month" the last 62, "last
+ * year" the last 732, "3 days ago" the days from 4 to 2 days back, "in the past 3 weeks" the last
+ * 21 days. Days are UTC days.
  */
 
 const MONTHS: Readonly<Record<string, number>> = {
@@ -96,8 +102,85 @@ function month(year: number, m: number): { from: number; to: number } | null {
   return { from: Date.UTC(year, m, 1), to: Date.UTC(year, m + 1, 1) };
 }
 
+/** The time the query names (see the file header), or null when it names none. */
+export function queryTimeWindow(query: string, now?: number): TimeWindow | null {
+  return absoluteWindow(query) ?? (now === undefined ? null : relativeWindow(query, now));
+}
+
+const UNIT_DAYS: Readonly<Record<string, number>> = {
+  day: 1,
+  week: 7,
+  weekend: 7,
+  month: 31,
+  year: 366,
+};
+const COUNTS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  few: 3,
+  couple: 2,
+};
+const COUNT = `(\\d{1,3}|${Object.keys(COUNTS).join('|')})(?:\\s+of)?`;
+const UNIT = '(day|week|weekend|month|year)s?';
+/**
+ * Relative forms; each gives the window as [first, last] days back from today, both included
+ * (0 = today).
+ */
+const RELATIVE: readonly { re: RegExp; days: (m: RegExpExecArray) => [number, number] }[] = [
+  { re: /\b(?:today|tonight)\b/i, days: () => [0, 0] },
+  { re: /\byesterday\b/i, days: () => [1, 0] },
+  {
+    re: new RegExp(`\\b${COUNT}\\s+${UNIT}\\s+ago\\b`, 'i'),
+    days: (m) => {
+      const unit = UNIT_DAYS[m[2]!.toLowerCase()]!;
+      const back = count(m[1]!) * unit;
+      return [back + unit, Math.max(0, back - unit)];
+    },
+  },
+  {
+    re: new RegExp(`\\b(?:past|last|previous)\\s+${COUNT}\\s+${UNIT}\\b`, 'i'),
+    days: (m) => [count(m[1]!) * UNIT_DAYS[m[2]!.toLowerCase()]! - 1, 0],
+  },
+  {
+    re: /\b(this|past|last|previous)\s+(day|week|weekend|month|year)\b/i,
+    days: (m) => {
+      const unit = UNIT_DAYS[m[2]!.toLowerCase()]!;
+      const current = ['this', 'past'].includes(m[1]!.toLowerCase());
+      return [(current ? unit : 2 * unit) - 1, 0];
+    },
+  },
+];
+
+function count(word: string): number {
+  return COUNTS[word.toLowerCase()] ?? Number(word);
+}
+
+/** The first relative expression of the query, counted back from `now`. */
+function relativeWindow(query: string, now: number): TimeWindow | null {
+  let best: { at: number; window: TimeWindow } | null = null;
+  for (const form of RELATIVE) {
+    const m = form.re.exec(query);
+    if (!m || (best !== null && m.index >= best.at)) continue;
+    const [first, last] = form.days(m);
+    const today = Math.floor(now / DAY_MS) * DAY_MS;
+    const window = { from: today - first * DAY_MS, to: today + (1 - last) * DAY_MS, text: m[0] };
+    best = { at: m.index, window };
+  }
+  return best?.window ?? null;
+}
+
 /** The first absolute date the query names, or null when it names none. */
-export function queryTimeWindow(query: string): TimeWindow | null {
+function absoluteWindow(query: string): TimeWindow | null {
   for (let at = 0; at < query.length; at++) {
     // A form can only start at a letter or digit that begins a word.
     if (!/[\p{L}\p{N}]/u.test(query[at]!) || (at > 0 && /[\p{L}\p{N}]/u.test(query[at - 1]!)))

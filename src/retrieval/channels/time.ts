@@ -1,6 +1,7 @@
 /**
- * The time channel: when the query names a date ("What was Sam doing on December 4, 2023?",
- * "in July 2023"), the keyword search again, limited to memories created around that time.
+ * The time channel: when the query names a time ("What was Sam doing on December 4, 2023?",
+ * "in July 2023", "last week"; see when.ts), the keyword search again, limited to memories created
+ * around that time.
  * Memories are written after what they tell (a turn says "yesterday I ..."), so the window
  * reaches `after_days` past the named time and `before_days` before it. Without a date in the
  * query the channel has nothing to add and returns no candidates.
@@ -20,10 +21,12 @@ export class TimeChannel implements Channel {
   constructor(
     private readonly store: Store,
     private readonly settings: Config['recall']['time'],
+    /** The clock relative expressions ("yesterday") count back from. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   async search(request: ChannelRequest): Promise<ChannelResult> {
-    const window = queryTimeWindow(request.query);
+    const window = queryTimeWindow(request.query, this.now());
     const terms = keywordTerms(request.query);
     if (window === null || terms.length === 0) return { ids: [] };
     const { filter } = request;
