@@ -2,7 +2,8 @@
  * The keyword channel's plan for large stores (src/store/sqlite/fts-search.ts), forced on small
  * stores: over-fetching from the full-text index then filtering gives exactly the plain BM25
  * answer, a filter too selective for over-fetching falls back to it, and common terms only
- * score rows that hold a rarer term, with the same scores plain BM25 gives those rows.
+ * score rows that hold a rarer term, with the same scores plain BM25 gives those rows; a
+ * creation-time window read in its key range gives exactly the plain answer.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,7 @@ describe('keyword plan for large stores', () => {
   it('over-fetches from the index, then filters: the same hits and scores as plain BM25', async () => {
     const s = await fill();
     const planned = new FtsSearch(s.connection, {
+      ...FTS_PLAN_DEFAULTS,
       planMinRows: 0,
       commonFraction: 1,
       commonMinRows: Infinity,
@@ -74,22 +76,27 @@ describe('keyword plan for large stores', () => {
     }
   });
 
-  it('falls back to the joined query when the filter is too selective for over-fetching', async () => {
+  it('fetches deeper, then falls back to the joined query, when the filter is too selective', async () => {
     const s = await fill();
-    const planned = new FtsSearch(s.connection, {
-      planMinRows: 0,
-      commonFraction: 1,
-      commonMinRows: Infinity,
-    });
     const filter = all({ tags: ['rare'] });
     const want = plain(s).search(filter, ['team'], 5);
     expect(want).toHaveLength(5);
-    expect(planned.search(filter, ['team'], 5)).toEqual(want);
+    for (const overfetchMax of [FTS_PLAN_DEFAULTS.overfetchMax, 0]) {
+      const planned = new FtsSearch(s.connection, {
+        ...FTS_PLAN_DEFAULTS,
+        planMinRows: 0,
+        commonFraction: 1,
+        commonMinRows: Infinity,
+        overfetchMax,
+      });
+      expect(planned.search(filter, ['team'], 5)).toEqual(want);
+    }
   });
 
   it('lets common terms score rows with a rarer term, and leaves rows with only common terms out', async () => {
     const s = await fill();
     const planned = new FtsSearch(s.connection, {
+      ...FTS_PLAN_DEFAULTS,
       planMinRows: 0,
       commonFraction: 0.5,
       commonMinRows: 1,
@@ -119,11 +126,45 @@ describe('keyword plan for large stores', () => {
   it('searches FTS syntax in terms as plain text on the planned path too', async () => {
     const s = await fill();
     const planned = new FtsSearch(s.connection, {
+      ...FTS_PLAN_DEFAULTS,
       planMinRows: 0,
       commonFraction: 0.5,
       commonMinRows: 1,
     });
     for (const weird of ['"', 'NEAR(', 'team*', 'AND', '^', 'a:b', '\u0000'])
       expect(() => planned.search(all(), [weird, 'team', 'heron'], 5)).not.toThrow();
+  });
+
+  describe('a creation-time window read in its key range', () => {
+    const windowed = (s: SqliteStore, extra: Partial<typeof FTS_PLAN_DEFAULTS> = {}) =>
+      new FtsSearch(s.connection, { ...FTS_PLAN_DEFAULTS, planMinRows: 0, ...extra });
+
+    it('gives the plain answer, other filters included', async () => {
+      const s = await fill();
+      const random = seeded(7);
+      for (let q = 0; q < 20; q++) {
+        const from = T0 + Math.floor(random() * 500);
+        const filter = all({
+          created_after: from,
+          created_before: from + 1 + Math.floor(random() * 150),
+          ...(q % 4 === 0 && { statuses: ['active' as const] }),
+        });
+        const terms = [WORDS[q % WORDS.length]!, `w${Math.floor(random() * 400)}`, 'team'];
+        const want = plain(s).search(filter, terms, 10);
+        expect(windowed(s).search(filter, terms, 10)).toEqual(want);
+      }
+      const tagged = all({ created_after: T0, created_before: T0 + 300, tags: ['rare'] });
+      expect(windowed(s).search(tagged, ['team'], 5)).toEqual(plain(s).search(tagged, ['team'], 5));
+      expect(windowed(s).search(all({ created_after: T0 + 10_000 }), ['team'], 5)).toEqual([]);
+    });
+
+    it('leaves a window too large or too scattered to the other plans, with the same answer', async () => {
+      const s = await fill();
+      const filter = all({ created_after: T0 + 50, created_before: T0 + 250 });
+      const want = plain(s).search(filter, ['heron', 'team'], 10);
+      expect(want).toHaveLength(10);
+      for (const extra of [{ windowMaxRows: 100 }, { windowMaxSpread: 0.5 }])
+        expect(windowed(s, extra).search(filter, ['heron', 'team'], 10)).toEqual(want);
+    });
   });
 });
