@@ -24,6 +24,8 @@ export interface PeersPayload {
   questions: number;
   /** engram first, then the peers. */
   rows: PeerRow[];
+  /** engram's lightest request (keyword channel only, no session context, no reranking). */
+  lightest: PeerRow;
   ratios: PeerRatio[];
   /** Median of engram's own per-stage timings (`timings_ms` of the recall envelope). */
   engram_stage_p50_ms: Record<string, number>;
@@ -42,14 +44,21 @@ function verdict(rows: readonly PeerRow[]): string {
   );
 }
 
-const WHY = [
-  'Why the latency half is out of reach: both peers answer from a JavaScript index held in memory, ',
-  'built for this run and discarded after it. engram answers from its durable store: every recall ',
-  'reads SQLite (full-text index, item rows, the session-neighbour lookup), records access for ',
-  'the returned hits in a write transaction (§3.6), fuses three channels and reranks the best 100 ',
-  'candidates with the alignment scorer. Those steps are what buy the recall above; the stage ',
-  'medians below show where the time goes.',
-].join('');
+function why(p: PeersPayload): string {
+  const fastest = p.rows.slice(1).reduce((a, b) => (b.p50_ms < a.p50_ms ? b : a));
+  const l = p.lightest;
+  return [
+    'Why the latency half is out of reach: both peers answer from a JavaScript index held in ',
+    'memory, built for this run and discarded after it. engram answers from its durable store: ',
+    'every recall reads SQLite (full-text index, item rows, the session-neighbour lookup), records ',
+    'access for the returned hits in a write transaction (§3.6), fuses four channels and reranks ',
+    'the best 100 candidates with the alignment scorer. Those steps are what buy the recall above; ',
+    "the stage medians below show where the time goes. Even engram's lightest request, the ",
+    `keyword channel alone with no session context and no reranking, takes ${l.p50_ms} ms p50 `,
+    `(${(l.p50_ms / fastest.p50_ms).toFixed(1)}x ${fastest.name}) for R@10 ${l.recall10}: `,
+    'reading the store and recording access cost more than a whole in-memory search.',
+  ].join('');
+}
 
 /** The markdown report. */
 export function peersMarkdown(machine: MachineFacts, p: PeersPayload): string {
@@ -70,7 +79,7 @@ export function peersMarkdown(machine: MachineFacts, p: PeersPayload): string {
     '',
     '| system | R@5 | R@10 | p50 ms | p95 ms |',
     '|---|---:|---:|---:|---:|',
-    ...p.rows.map(
+    ...[p.rows[0]!, p.lightest, ...p.rows.slice(1)].map(
       (r) => `| ${r.name} | ${r.recall5} | ${r.recall10} | ${r.p50_ms} | ${r.p95_ms} |`,
     ),
     '',
@@ -80,7 +89,7 @@ export function peersMarkdown(machine: MachineFacts, p: PeersPayload): string {
     '',
     verdict(p.rows),
     '',
-    WHY,
+    why(p),
     '',
     '| engram stage | p50 ms |',
     '|---|---:|',

@@ -55,15 +55,27 @@ function summary(m: Measured): PeerRow {
   return { name: m.name, recall5: r(m.r5), recall10: r(m.r10), p50_ms: ms(50), p95_ms: ms(95) };
 }
 
+/**
+ * engram's lightest request: the keyword channel alone, no session context, no reranking. What is
+ * left is what a durable store costs: the full-text query, reading the hits, access accounting.
+ */
+const LIGHTEST = {
+  config: { recall: { context: { window: 0 } } },
+  request: { weights: { vector: 0, graph: 0, time: 0 }, rerank: false },
+} as const;
+
 /** Every question of every conversation through engram and each peer, alternating per question. */
 async function measure(conversations: readonly LocomoConversation[], embedder: StaticEmbedder) {
   const engram = measured('engram (default configuration)');
+  const lightest = measured('engram, lightest request (keyword only, no context, no rerank)');
   const peers = new Map<string, Measured>();
   const stages = new Map<string, number[]>();
   for (const conversation of conversations) {
     const template = await buildConversationStore(conversation);
     const store = openCopy(template);
     await store.engram.recall({ query: 'warm up', k: 1 });
+    const light = openCopy(template, LIGHTEST.config);
+    await light.engram.recall({ query: 'warm up', k: 1, ...LIGHTEST.request });
     const indexes = [
       await oramaIndex(conversation.turns, embedder),
       miniSearchIndex(conversation.turns),
@@ -74,6 +86,8 @@ async function measure(conversations: readonly LocomoConversation[], embedder: S
       record(engram, answer.ranked, evidence, answer.ms);
       for (const [stage, ms] of Object.entries(answer.stages))
         stages.set(stage, [...(stages.get(stage) ?? []), ms]);
+      const plain = await rankedDiaIds(light, { query: q.question, k: LIMIT, ...LIGHTEST.request });
+      record(lightest, plain.ranked, evidence, plain.ms);
       for (const index of indexes) {
         const [ranked, ms] = await timed(index, q.question);
         if (!peers.has(index.name)) peers.set(index.name, measured(index.name));
@@ -81,10 +95,11 @@ async function measure(conversations: readonly LocomoConversation[], embedder: S
       }
     }
     await store.close();
+    await light.close();
     template.remove();
     process.stderr.write(`${conversation.sampleId} done\n`);
   }
-  return { engram, peers: [...peers.values()], stages };
+  return { engram, lightest, peers: [...peers.values()], stages };
 }
 
 function ratiosTo(ours: PeerRow, peers: readonly PeerRow[]): PeerRatio[] {
@@ -130,6 +145,7 @@ async function main(): Promise<void> {
     conversations: conversations.map((c) => c.index),
     questions: result.engram.r5.length,
     rows: [ours, ...peers],
+    lightest: summary(result.lightest),
     ratios: ratiosTo(ours, peers),
     engram_stage_p50_ms: stageP50,
   });

@@ -306,6 +306,10 @@ const PROVENANCE: readonly ((d: Draw) => string)[] = [
   (d) => `from the ${d.pick(V.TOPICS)} meeting notes`,
 ];
 
+/** The two years the memory stream spans: 2024 and 2025 (UTC). */
+export const CORPUS_FROM = Date.UTC(2024, 0, 1);
+export const CORPUS_TO = Date.UTC(2026, 0, 1);
+
 /** The memory stream for a seed (deterministic, independent of batch size). */
 export function* memories(seed: number, count: number): Generator<SyntheticMemory> {
   const d = new Draw(prng(seed));
@@ -313,6 +317,21 @@ export function* memories(seed: number, count: number): Generator<SyntheticMemor
     const m = d.pick(TEMPLATES)(d);
     if (d.chance(0.6)) m.body = `${m.body.slice(0, -1)}, ${d.pick(PROVENANCE)(d)}.`;
     yield m;
+  }
+}
+
+/**
+ * The same stream, each memory with the time it was written: the stream spans two years, oldest
+ * first, as an agent stores it (what the time channel reads).
+ */
+export function* datedMemories(
+  seed: number,
+  count: number,
+): Generator<SyntheticMemory & { created_at: string }> {
+  let i = 0;
+  for (const m of memories(seed, count)) {
+    const at = CORPUS_FROM + Math.floor((i++ / count) * (CORPUS_TO - CORPUS_FROM));
+    yield { ...m, created_at: new Date(at).toISOString() };
   }
 }
 
@@ -351,4 +370,35 @@ const QUERY_TEMPLATES: readonly QueryTemplate[] = [
 export function queries(seed: number, count: number): string[] {
   const d = new Draw(prng(seed ^ 0x5bd1e995));
   return Array.from({ length: count }, () => d.pick(QUERY_TEMPLATES)(d));
+}
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * The same queries naming a time within the stream's two years, as the time channel reads them:
+ * a day ("on March 3, 2025"), a month ("in March 2025") or a year ("in 2025"), in turn.
+ */
+export function datedQueries(seed: number, count: number): string[] {
+  const d = new Draw(prng(seed ^ 0x2545f491));
+  return queries(seed, count).map((q, i) => {
+    const year = d.int(2024, 2025);
+    const month = d.pick(MONTH_NAMES);
+    const when = [`on ${month} ${d.int(1, 28)}, ${year}`, `in ${month} ${year}`, `in ${year}`][
+      i % 3
+    ];
+    return `${q} ${when}`;
+  });
 }

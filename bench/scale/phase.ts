@@ -2,7 +2,8 @@
  * One phase of the scale benchmark, run in its own process so that its memory (RSS) is its own:
  * `import` fills a store through `rememberMany`; `build` opens it with the HNSW index forced on
  * and recalls until the index is built (then closing saves it); `query` opens it with the exact
- * scan or the index and times recall over the query set (hybrid and each channel alone).
+ * scan or the index and times recall over the query set (hybrid, each channel alone, and hybrid
+ * with the questions naming a time).
  * Everything goes through the public API (`createEngram`). Prints one `@@result <json>` line.
  */
 import { loadavg } from 'node:os';
@@ -11,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createEngram, type Engram } from '../../src/app.js';
 import { silentLogger } from '../../src/core/log.js';
 import type { RecallResponse } from '../../src/core/types.js';
-import { memories, queries } from './corpus.js';
+import { datedMemories, datedQueries, queries } from './corpus.js';
 import { median, percentile } from './stats.js';
 
 /** What the orchestrator asks a phase to do. */
@@ -123,7 +124,7 @@ async function runImport(req: PhaseRequest): Promise<ImportResult> {
     batch = [];
   };
   const started = performance.now();
-  for (const memory of memories(req.seed, req.size)) {
+  for (const memory of datedMemories(req.seed, req.size)) {
     batch.push(memory);
     if (batch.length === engram.config.limits.max_batch_items) await flush();
   }
@@ -264,6 +265,10 @@ async function runQuery(req: PhaseRequest): Promise<QueryResult> {
   const results: ModeResult[] = [];
   for (const { mode, weights } of modes(engram))
     results.push(await timeMode(engram, qs, mode, weights));
+  // Hybrid again with the same questions naming a day, a month or a year (the time channel on).
+  results.push(
+    await timeMode(engram, datedQueries(req.seed, req.queries), 'hybrid_dated', undefined),
+  );
   const vectorOnly = modes(engram).find((m) => m.mode === 'vector')!.weights!;
   const top10 = await vectorTop10(engram, qs, vectorOnly);
   const rssQueries = mb();

@@ -168,7 +168,7 @@ export function renderMarkdown(r: ScaleReport): string {
     `# Scale benchmark, ${r.date.slice(0, 10)}`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GB RAM, Node ${m.node}, ${m.platform}. Load average at start ${m.load_avg_start.join(' / ')}, at end ${m.load_avg_end.join(' / ')} (the machine is shared).`,
-    `Commit ${r.commit}. ${r.options.queries} queries per mode, seed ${r.options.seed}; latencies are per \`recall\` call through \`createEngram\` (k = 10, query embedding, fusion, hydration and access accounting included), each phase in a fresh process; exact and HNSW phases alternate ${r.options.rounds} times and each number is the median over the rounds.`,
+    `Commit ${r.commit}. ${r.options.queries} queries per mode, seed ${r.options.seed}; latencies are per \`recall\` call through \`createEngram\` (k = 10, query embedding, fusion, hydration and access accounting included), each phase in a fresh process; exact and HNSW phases alternate ${r.options.rounds} times and each number is the median over the rounds. Memories are written over two years (2024-2025, oldest first); \`hybrid_dated\` asks the same questions naming a day, a month or a year of that span in turn (\`on March 3, 2025\`, \`in March 2025\`, \`in 2025\`), so the time channel searches too.`,
     `HNSW settings: m ${r.ann_defaults.m}, ef_construction ${r.ann_defaults.ef_construction}, ef_search ${r.ann_defaults.ef_search}, default min_items ${fmt(r.ann_defaults.min_items, 0)} (the HNSW runs below force it on at every size).`,
     '',
     ...r.notes.map((n) => `- ${n}`),
