@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalDiaId, normaliseEvidence, turnText } from './locomo-data.js';
+import { canonicalDiaId, normaliseEvidence, sessionTime, turnText } from './locomo-data.js';
 
 const turns = new Set(['D8:6', 'D9:17', 'D11:26', 'D30:5', 'D1:18', 'D1:20', 'D4:4', 'D9:1']);
 
@@ -50,5 +50,19 @@ describe('canonicalDiaId and turnText', () => {
     expect(turnText('Mel', 'Look.', 'a photo of a dog')).toBe(
       'Mel said, "Look." and shared a photo of a dog',
     );
+  });
+});
+
+describe('sessionTime', () => {
+  it("reads the release's session dates as UTC", () => {
+    expect(sessionTime('1:56 pm on 8 May, 2023')).toBe('2023-05-08T13:56:00.000Z');
+    expect(sessionTime('12:09 am on 13 September, 2023')).toBe('2023-09-13T00:09:00.000Z');
+    expect(sessionTime('12:30 pm on 1 January, 2024')).toBe('2024-01-01T12:30:00.000Z');
+  });
+
+  it('gives nothing for a missing or unreadable date', () => {
+    expect(sessionTime(undefined)).toBeUndefined();
+    expect(sessionTime('yesterday')).toBeUndefined();
+    expect(sessionTime('1:56 pm on 8 Maytember, 2023')).toBeUndefined();
   });
 });

@@ -1,10 +1,9 @@
 /**
  * The time channel: when the query names a time ("What was Sam doing on December 4, 2023?",
  * "in July 2023", "last week"; see when.ts), the keyword search again, limited to memories created
- * around that time.
- * Memories are written after what they tell (a turn says "yesterday I ..."), so the window
- * reaches `after_days` past the named time and `before_days` before it. Without a date in the
- * query the channel has nothing to add and returns no candidates.
+ * around that time. Memories are written after what they tell (a turn says "yesterday I ..."), so
+ * the window reaches `after_days` past the named time and `before_days` before it. Without a time
+ * in the query the channel has nothing to add and returns no candidates.
  */
 import type { Config } from '../../config/schema.js';
 import { keywordTerms } from '../../core/text.js';
