@@ -372,21 +372,6 @@ export function queries(seed: number, count: number): string[] {
   return Array.from({ length: count }, () => d.pick(QUERY_TEMPLATES)(d));
 }
 
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 /**
  * The same queries naming a time within the stream's two years, as the time channel reads them:
  * a day ("on March 3, 2025"), a month ("in March 2025") or a year ("in 2025"), in turn.
@@ -395,7 +380,7 @@ export function datedQueries(seed: number, count: number): string[] {
   const d = new Draw(prng(seed ^ 0x2545f491));
   return queries(seed, count).map((q, i) => {
     const year = d.int(2024, 2025);
-    const month = d.pick(MONTH_NAMES);
+    const month = cap(d.pick(V.MONTHS));
     const when = [`on ${month} ${d.int(1, 28)}, ${year}`, `in ${month} ${year}`, `in ${year}`][
       i % 3
     ];
