@@ -61,12 +61,8 @@ export async function withSessionContext(
     }
     const positions = await sessions.around(list.ids, options.window);
     const scored = list.ids.map((id, i) => ({ id, score: list.scores![i] ?? 0 }));
-    const spread = spreadAlongSessions(scored, positions, options);
-    out.push({
-      ...list,
-      ids: spread.slice(0, limit).map((s) => s.id),
-      scores: spread.slice(0, limit).map((s) => s.score),
-    });
+    const spread = spreadAlongSessions(scored, positions, options).slice(0, limit);
+    out.push({ ...list, ids: spread.map((s) => s.id), scores: spread.map((s) => s.score) });
   }
   return out;
 }

@@ -3,24 +3,12 @@
  * pre-aggregated revisions and restores for whole-space scans, index probes for a few ids), and
  * the batched writes of a maintenance run and of recorded uses, one statement per batch.
  */
-import type { Kind, Status } from '../../core/types.js';
-import type {
-  DecayFacts,
-  MaintenanceWrite,
-  UseEventRecord,
-  UseSource,
-} from '../../lifecycle/lifecycle-store.js';
+import type { MaintenanceWrite, UseEventRecord } from '../../lifecycle/lifecycle-store.js';
+import type { FactsColumns } from '../../lifecycle/records.js';
 import type { Queryable } from './database.js';
 
-/** An items row as the facts queries return it: kind and status not yet checked. */
-export type FactsRow = Omit<DecayFacts, 'kind' | 'status'> & {
-  pk: number;
-  kind: string;
-  status: string | null;
-};
-
-/** A use_events row as the driver returns it. */
-export type UseRow = Omit<UseEventRecord, 'source'> & { source: string };
+/** An items row as the facts queries return it (the driver decodes arrays and booleans). */
+export type FactsRow = FactsColumns & { pk: number };
 
 const COLUMNS = `i.pk, i.id, i.space, i.kind, i.area, i.tags, i.status, i.pinned, i.importance,
   i.strength, i.strength_base AS base, i.created_at, i.use_count, i.last_used_at`;
@@ -82,47 +70,6 @@ export async function lockFactsRows(
     `SELECT count(*) FROM (SELECT 1 FROM items i WHERE ${NOT_FORGOTTEN} AND ($1::text IS NULL OR i.space = $1) ${byIds} ORDER BY i.pk FOR UPDATE) locked`,
     ids ? [space, [...ids]] : [space],
   );
-}
-
-/** Maps a facts row; a null status reads as active. */
-export function factsFromRow(row: FactsRow): DecayFacts {
-  return {
-    id: row.id,
-    space: row.space,
-    kind: row.kind as Kind,
-    area: row.area,
-    tags: row.tags,
-    status: (row.status ?? 'active') as Status,
-    pinned: row.pinned,
-    importance: row.importance,
-    strength: row.strength,
-    base: row.base,
-    created_at: row.created_at,
-    last_revised_at: row.last_revised_at,
-    use_count: row.use_count,
-    last_used_at: row.last_used_at,
-    last_restored_at: row.last_restored_at,
-  };
-}
-
-/** Maps a use_events row. */
-export function useFromRow(row: UseRow): UseEventRecord {
-  return {
-    id: row.id,
-    space: row.space,
-    item_id: row.item_id,
-    at: row.at,
-    source: row.source as UseSource,
-    conversation_id: row.conversation_id,
-    actor: row.actor,
-    context_tags: row.context_tags,
-    context_area: row.context_area,
-    cross_domain: row.cross_domain,
-    base_before: row.base_before,
-    base_after: row.base_after,
-    strength_before: row.strength_before,
-    strength_after: row.strength_after,
-  };
 }
 
 /** Rows per statement of a maintenance write, and how often progress is reported. */

@@ -17,17 +17,10 @@ import type {
   UseCounts,
   UseEventRecord,
 } from '../../lifecycle/lifecycle-store.js';
+import { factsFromColumns, type UseColumns, useFromColumns } from '../../lifecycle/records.js';
 import type { PgDatabase } from './database.js';
 import { writeSnapshot } from './lifecycle-backup.js';
-import {
-  factsFromRow,
-  lockFactsRows,
-  readFactsRows,
-  useFromRow,
-  type UseRow,
-  writeMaintenance,
-  writeUses,
-} from './lifecycle-rows.js';
+import { lockFactsRows, readFactsRows, writeMaintenance, writeUses } from './lifecycle-rows.js';
 import { exportLifecycleRows, readImportState, writeImport } from './lifecycle-transfer.js';
 import { assertStorable, parseVector } from './rows.js';
 
@@ -93,7 +86,7 @@ export class PgLifecycleStore implements LifecycleStore {
 
   async decayFacts(space: string | null, ids?: readonly string[]): Promise<DecayFacts[]> {
     if (ids?.length === 0) return [];
-    return (await readFactsRows(this.db, space, ids)).map(factsFromRow);
+    return (await readFactsRows(this.db, space, ids)).map(factsFromColumns);
   }
 
   /**
@@ -123,7 +116,7 @@ export class PgLifecycleStore implements LifecycleStore {
         await tx.query('LOCK TABLE maintenance_runs IN SHARE ROW EXCLUSIVE MODE');
         await lockFactsRows(tx, space);
         const rows = await readFactsRows(tx, space, undefined, true);
-        const result = plan(rows.map(factsFromRow));
+        const result = plan(rows.map(factsFromColumns));
         await writeMaintenance(tx, result, new Map(rows.map((r) => [r.id, r.pk])), progress);
         return result;
       });
@@ -146,7 +139,7 @@ export class PgLifecycleStore implements LifecycleStore {
     const known = ids.filter(storable);
     return this.db.transaction(async (tx) => {
       await lockFactsRows(tx, space, known);
-      const facts = (await readFactsRows(tx, space, known, true)).map(factsFromRow);
+      const facts = (await readFactsRows(tx, space, known, true)).map(factsFromColumns);
       const events = plan(new Map(facts.map((f) => [f.id, f])));
       events.forEach(assertStorableUse);
       await writeUses(tx, space, events);
@@ -169,11 +162,11 @@ FROM use_events WHERE space = $1 AND at >= $2 GROUP BY source ORDER BY source CO
 
   async useEvents(space: string, itemId: string): Promise<UseEventRecord[]> {
     if (!storable(itemId)) return [];
-    const rows = await this.db.query<UseRow>(
+    const rows = await this.db.query<UseColumns>(
       'SELECT * FROM use_events WHERE space = $1 AND item_id = $2 ORDER BY at, id',
       [space, itemId],
     );
-    return rows.map(useFromRow);
+    return rows.map(useFromColumns);
   }
 
   async getSetting(space: string, key: string): Promise<unknown> {

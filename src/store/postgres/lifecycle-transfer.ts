@@ -16,8 +16,9 @@ import type {
   MaintenanceRunRecord,
   SettingRecord,
 } from '../../lifecycle/lifecycle-store.js';
+import { type UseColumns, useFromColumns } from '../../lifecycle/records.js';
 import type { Queryable } from './database.js';
-import { insertUseEvents, useFromRow, type UseRow } from './lifecycle-rows.js';
+import { insertUseEvents } from './lifecycle-rows.js';
 
 /** Rows read per page of an export. */
 const PAGE = 500;
@@ -65,7 +66,7 @@ export async function* exportLifecycleRows(
   );
   yield* pages(q, 'SELECT * FROM use_events WHERE true', ['id'], space, (r) => ({
     kind: 'use_event' as const,
-    value: useFromRow(r as unknown as UseRow),
+    value: useFromColumns(r as unknown as UseColumns),
   }));
   yield* pages(q, 'SELECT * FROM settings WHERE true', ['space', 'key'], space, (r) => ({
     kind: 'setting' as const,

@@ -5,7 +5,6 @@
  */
 import type { Statement } from 'better-sqlite3';
 
-import type { Kind, Status } from '../../core/types.js';
 import { EngramError } from '../../errors/errors.js';
 import { lifecycleImportKeys, planLifecycleImport } from '../../lifecycle/import-plan.js';
 import type {
@@ -19,6 +18,7 @@ import type {
   UseCounts,
   UseEventRecord,
 } from '../../lifecycle/lifecycle-store.js';
+import { type FactsColumns, factsFromColumns } from '../../lifecycle/records.js';
 import { type SqliteDatabase, storeError, writeWithRetry } from './database.js';
 import {
   exportLifecycleRows,
@@ -39,11 +39,9 @@ export interface SqliteLifecycleContext {
 }
 
 /** An items row as the facts query returns it (JSON tags, integer flags, unchecked kind/status). */
-type FactsRow = Omit<DecayFacts, 'kind' | 'status' | 'tags' | 'pinned'> & {
+type FactsRow = Omit<FactsColumns, 'tags' | 'pinned'> & {
   pk: number;
-  kind: string;
   tags: string;
-  status: string | null;
   pinned: number;
 };
 
@@ -69,23 +67,7 @@ function factsFromRow(row: FactsRow): DecayFacts {
   } catch {
     // a malformed tag list reads as no tags; decay does not depend on it
   }
-  return {
-    id: row.id,
-    space: row.space,
-    kind: row.kind as Kind,
-    area: row.area,
-    tags,
-    status: (row.status ?? 'active') as Status,
-    pinned: row.pinned === 1,
-    importance: row.importance,
-    strength: row.strength,
-    base: row.base,
-    created_at: row.created_at,
-    last_revised_at: row.last_revised_at,
-    use_count: row.use_count,
-    last_used_at: row.last_used_at,
-    last_restored_at: row.last_restored_at,
-  };
+  return factsFromColumns({ ...row, tags, pinned: row.pinned === 1 });
 }
 
 /** LifecycleStore over the SQLite store's connection. */

@@ -15,8 +15,8 @@ import type {
   MaintenanceRunRecord,
   SettingRecord,
   UseEventRecord,
-  UseSource,
 } from '../../lifecycle/lifecycle-store.js';
+import { type UseColumns, useFromColumns } from '../../lifecycle/records.js';
 import type { SqliteDatabase } from './database.js';
 
 /** Rows read per page of an export. */
@@ -26,31 +26,18 @@ const PAGE = 500;
 export type PageReader = <T>(fn: (db: SqliteDatabase) => T) => T;
 
 /** A use_events row as SQLite returns it. */
-export interface SqliteUseRow
-  extends Omit<UseEventRecord, 'context_tags' | 'cross_domain' | 'source'> {
+export interface SqliteUseRow extends Omit<UseColumns, 'context_tags' | 'cross_domain'> {
   context_tags: string;
   cross_domain: number;
-  source: string;
 }
 
 /** Maps a use_events row. */
 export function useFromRow(row: SqliteUseRow): UseEventRecord {
-  return {
-    id: row.id,
-    space: row.space,
-    item_id: row.item_id,
-    at: row.at,
-    source: row.source as UseSource,
-    conversation_id: row.conversation_id,
-    actor: row.actor,
+  return useFromColumns({
+    ...row,
     context_tags: JSON.parse(row.context_tags) as string[],
-    context_area: row.context_area,
     cross_domain: row.cross_domain === 1,
-    base_before: row.base_before,
-    base_after: row.base_after,
-    strength_before: row.strength_before,
-    strength_after: row.strength_after,
-  };
+  });
 }
 
 type Row = Record<string, unknown>;
