@@ -4,17 +4,23 @@ import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const driverAndInterfaceImports = {
-  patterns: [
-    {
-      group: ['better-sqlite3', 'pg', 'pgvector', 'pgvector/*'],
-      message: 'Core and retrieval never import a database driver; go through the Store interface.',
-    },
-    {
-      group: ['**/interfaces/**', 'commander', 'cli-progress', 'cli-table3'],
-      message: 'Core and retrieval never import an interface.',
-    },
+import floors from './scripts/lint/floors.js';
+
+const driverImports = {
+  group: ['better-sqlite3', 'pg', 'pgvector', 'pgvector/*'],
+  message: 'Only src/store imports a database driver; go through the Store interface.',
+};
+const interfaceImports = {
+  group: [
+    'commander',
+    'cli-progress',
+    'cli-table3',
+    'hono',
+    'hono/*',
+    '@hono/*',
+    '@modelcontextprotocol/*',
   ],
+  message: 'Only src/interfaces imports a CLI, HTTP or MCP library.',
 };
 
 export default tseslint.config(
@@ -36,8 +42,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**', 'src/retrieval/**', 'src/embed/**', 'src/config/**', 'src/errors/**'],
+    files: ['src/**/*.ts'],
+    plugins: { engram: floors },
+    rules: { 'engram/floors': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**', 'src/interfaces/**', 'src/server.ts', '**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [driverImports, interfaceImports] }] },
+  },
+  {
+    files: ['src/store/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', driverAndInterfaceImports] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [interfaceImports] }] },
   },
 );

@@ -4,13 +4,13 @@
  */
 import { loadConfig } from './config/load.js';
 import type { Config, ConfigInput } from './config/schema.js';
-import { type Logger, stderrLogger } from './core/log.js';
-import { MemoryService } from './core/service.js';
-import { VectorSupply } from './core/vectors.js';
+import { type Logger, stderrLogger } from './domain/log.js';
 import type { Embedder } from './embed/embedder.js';
 import { EmbeddingQueue } from './embed/queue.js';
 import { StaticEmbedder } from './embed/static/static-embedder.js';
+import { VectorSupply } from './models/supply.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
+import { MemoryService } from './service/service.js';
 import { openPostgresStore } from './store/postgres/postgres-store.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';

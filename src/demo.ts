@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { createEngram } from './app.js';
-import type { RememberInput } from './core/input.js';
+import type { RememberInput } from './domain/input.js';
 
 const SAMPLES: RememberInput[] = [
   {

@@ -7,22 +7,18 @@ export {
   type LoadConfigOptions,
 } from './config/load.js';
 export { type Config, type ConfigInput, configSchema } from './config/schema.js';
-export type { ListRequest, RecallRequest, RememberInput, ReviseInput } from './core/input.js';
-export { type Logger, silentLogger, stderrLogger } from './core/log.js';
+export { EngramError, type ErrorCode, isEngramError } from './domain/errors.js';
 export {
-  type BatchResult,
-  type ChangeOptions,
-  MemoryService,
-  type RememberResult,
-  type ServiceStatus,
-} from './core/service.js';
-export {
-  exportLines,
-  importLines,
-  type ImportOptions,
-  type ImportReport,
-  type LineResult,
-} from './core/transfer.js';
+  EDGE_TYPES,
+  type EdgeType,
+  ENTITY_TYPES,
+  type EntityInfo,
+  type EntityType,
+  type GraphStats,
+  type NeighborInfo,
+} from './domain/graph.js';
+export type { ListRequest, RecallRequest, RememberInput, ReviseInput } from './domain/input.js';
+export { type Logger, silentLogger, stderrLogger } from './domain/log.js';
 export type {
   Decision,
   Degradation,
@@ -38,21 +34,15 @@ export type {
   Status,
   StatusEvent,
   Version,
-} from './core/types.js';
-export { KINDS, RELATION_TYPES, STATUSES } from './core/types.js';
+} from './domain/types.js';
+export { KINDS, RELATION_TYPES, STATUSES } from './domain/types.js';
 export type { CalibrationReport, Distribution } from './dormant/calibrate.js';
-export {
-  DORMANT_FEEDBACK,
-  type DormantFeedback,
-  type DormantStore,
-} from './dormant/dormant-store.js';
 export type {
   DormantCalibrateInput,
   DormantFeedbackInput,
   DormantInspectInput,
   DormantReviewInput,
 } from './dormant/input.js';
-export { DORMANT_KINDS } from './dormant/profile.js';
 export type {
   DormantEvent,
   DormantFeedbackResult,
@@ -60,7 +50,6 @@ export type {
   DormantReview,
 } from './dormant/views.js';
 export type { Embedder, EmbedderState } from './embed/embedder.js';
-export { EngramError, type ErrorCode, isEngramError } from './errors/errors.js';
 export type {
   EntitiesRequest,
   HubsRequest,
@@ -71,11 +60,22 @@ export type {
 export type { Anchor, ClusterSuggestion, HubEntry, HubReport } from './graph/hubs.js';
 export type { RebuildReport } from './graph/maintainer.js';
 export {
-  EDGE_TYPES,
-  type EdgeType,
-  ENTITY_TYPES,
-  type EntityInfo,
-  type EntityType,
-  type GraphStats,
-  type NeighborInfo,
-} from './graph/types.js';
+  type BatchResult,
+  type ChangeOptions,
+  MemoryService,
+  type RememberResult,
+  type ServiceStatus,
+} from './service/service.js';
+export { DORMANT_KINDS } from './store/dormant/profile.js';
+export {
+  DORMANT_FEEDBACK,
+  type DormantFeedback,
+  type DormantStore,
+} from './store/dormant-store.js';
+export {
+  exportLines,
+  importLines,
+  type ImportOptions,
+  type ImportReport,
+  type LineResult,
+} from './transfer/transfer.js';

@@ -3,8 +3,8 @@
  * default store (or the file named by `ENGRAM_CONFIG`), printing its URL; SIGTERM or SIGINT
  * stops it gracefully.
  */
-import { isEngramError } from './errors/errors.js';
-import { EXIT_CODES } from './errors/mapping.js';
+import { isEngramError } from './domain/errors.js';
+import { EXIT_CODES } from './interfaces/error-codes.js';
 import { runHttpService } from './interfaces/http/service.js';
 
 runHttpService().catch((err: unknown) => {

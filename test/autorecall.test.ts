@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
 import { analyzeMessage, topicStems } from '../src/autorecall/analyze.js';
-import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
+import { requireLifecycle } from '../src/store/lifecycle-store.js';
 import { tempDir, testEngram as sqliteEngram } from './helpers.js';
 import {
   backendEngram,

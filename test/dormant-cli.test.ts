@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 
-import { DAY_MS } from '../src/dormant/profile.js';
+import { DAY_MS } from '../src/store/dormant/profile.js';
 import { runCli } from './cli-run.js';
 import { tempDir } from './helpers.js';
 

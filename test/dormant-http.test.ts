@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { DAY_MS } from '../src/dormant/profile.js';
+import { DAY_MS } from '../src/store/dormant/profile.js';
 import { startTestService, TOKEN_CONFIG, TOKENS } from './http-helpers.js';
 
 const QUERY = 'how to restart the staging database server after a crash';

@@ -1,7 +1,7 @@
 /** The pure rules of dormant recall: profile, bonus, ranking ties, overlap and the bounded heap. */
 import { describe, expect, it } from 'vitest';
 
-import { BoundedHeap } from '../src/dormant/heap.js';
+import { BoundedHeap } from '../src/store/dormant/heap.js';
 import {
   compareRanked,
   contentWords,
@@ -9,7 +9,7 @@ import {
   DORMANT_KINDS,
   overlapCount,
   profileKinds,
-} from '../src/dormant/profile.js';
+} from '../src/store/dormant/profile.js';
 
 const settings = { max_bonus: 0.05, dormancy_days: 30 };
 

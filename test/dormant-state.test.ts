@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
 import { loadConfig } from '../src/config/load.js';
-import { bodyHash } from '../src/core/text.js';
-import { exportLines, importLines } from '../src/core/transfer.js';
-import { DAY_MS } from '../src/dormant/profile.js';
+import { bodyHash } from '../src/domain/text.js';
+import { DAY_MS } from '../src/store/dormant/profile.js';
+import { exportLines, importLines } from '../src/transfer/transfer.js';
 import {
   type Clock,
   clock as newClock,
@@ -348,7 +348,7 @@ describe('dormant recall: configuration', () => {
       `store:\n  path: ${join(dir, 'engram.db')}\ndormant_recall:\n  mode: shadow\n`,
     );
     const { createEngram } = await import('../src/app.js');
-    const { silentLogger } = await import('../src/core/log.js');
+    const { silentLogger } = await import('../src/domain/log.js');
     const { testCacheDir } = await import('./cache-dir.js');
     const c = newClock();
     const engram = createEngram({

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { DormantRecordRequest, DormantStore } from '../src/dormant/dormant-store.js';
-import { DORMANT_KINDS } from '../src/dormant/profile.js';
+import type { ItemRecord } from '../src/domain/records.js';
+import { DORMANT_KINDS } from '../src/store/dormant/profile.js';
+import type { DormantRecordRequest, DormantStore } from '../src/store/dormant-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { ItemRecord, Store } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
 import { DAY, draft, MODEL, T0, unit } from './fixtures/store-records.js';
 import { tempDir } from './helpers.js';
 import { PG_URL, schemaStore } from './postgres-helpers.js';

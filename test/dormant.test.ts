@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { RememberInput } from '../src/core/input.js';
-import { DAY_MS } from '../src/dormant/profile.js';
+import type { RememberInput } from '../src/domain/input.js';
+import { DAY_MS } from '../src/store/dormant/profile.js';
 import {
   dormantEngram,
   engramWithScorer,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { STATUSES } from '../src/core/types.js';
+import { STATUSES } from '../src/domain/types.js';
 import { FTS_PLAN_DEFAULTS, FtsSearch } from '../src/store/sqlite/fts-search.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { ItemFilter } from '../src/store/store.js';

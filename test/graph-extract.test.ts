@@ -1,8 +1,8 @@
 // Entity extraction (§4): a table of sentences with the entities they must and must not yield.
 import { describe, expect, it } from 'vitest';
 
+import type { EntityType } from '../src/domain/graph.js';
 import { extract, extractMany } from '../src/graph/extract.js';
-import type { EntityType } from '../src/graph/types.js';
 
 const BOUNDS = { maxChars: 20_000, maxEntities: 24 };
 

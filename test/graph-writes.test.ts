@@ -2,9 +2,9 @@
 // writing the same extractions one item at a time stores (mentions, statements, links, counts).
 import { describe, expect, it } from 'vitest';
 
+import type { Extraction } from '../src/domain/graph.js';
 import { extract } from '../src/graph/extract.js';
-import type { GraphDoc, GraphDump } from '../src/graph/graph-store.js';
-import type { Extraction } from '../src/graph/types.js';
+import type { GraphDoc, GraphDump } from '../src/store/graph-store.js';
 import { testEngram } from './helpers.js';
 
 const BOUNDS = { maxChars: 20_000, maxEntities: 24 };

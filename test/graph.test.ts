@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../src/config/load.js';
-import { silentLogger } from '../src/core/log.js';
-import { MemoryService } from '../src/core/service.js';
-import { exportLines, importLines } from '../src/core/transfer.js';
-import { VectorSupply } from '../src/core/vectors.js';
-import { EngramError } from '../src/errors/errors.js';
-import type { GraphDump } from '../src/graph/graph-store.js';
+import { EngramError } from '../src/domain/errors.js';
+import { silentLogger } from '../src/domain/log.js';
+import { VectorSupply } from '../src/models/supply.js';
+import { MemoryService } from '../src/service/service.js';
+import type { GraphDump } from '../src/store/graph-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
+import { exportLines, importLines } from '../src/transfer/transfer.js';
 import { type Backend, BACKENDS } from './backends.js';
 import { tempDir, testConfig, testEngram } from './helpers.js';
 

@@ -7,7 +7,7 @@ import { afterEach } from 'vitest';
 
 import { createEngram, type CreateEngramOptions, type Engram } from '../src/app.js';
 import type { ConfigInput } from '../src/config/schema.js';
-import { silentLogger } from '../src/core/log.js';
+import { silentLogger } from '../src/domain/log.js';
 import { testCacheDir } from './cache-dir.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

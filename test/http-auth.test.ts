@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { EngramError } from '../src/errors/errors.js';
+import { EngramError } from '../src/domain/errors.js';
 import { hashToken, isLoopback, TokenVerifier } from '../src/interfaces/http/auth.js';
 import { startHttpService } from '../src/interfaces/http/service.js';
 import { tempDir, testConfig } from './helpers.js';

@@ -2,7 +2,7 @@
 import { afterEach } from 'vitest';
 
 import type { ConfigInput } from '../src/config/schema.js';
-import { silentLogger } from '../src/core/log.js';
+import { silentLogger } from '../src/domain/log.js';
 import { hashToken } from '../src/interfaces/http/auth.js';
 import { type HttpService, startHttpService } from '../src/interfaces/http/service.js';
 import { tempDir, testConfig } from './helpers.js';

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { silentLogger } from '../src/core/log.js';
+import { silentLogger } from '../src/domain/log.js';
 import { createHttpApp } from '../src/interfaces/http/app.js';
 import { testEngram } from './helpers.js';
 import { jsonLines, startTestService } from './http-helpers.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { silentLogger } from '../src/core/log.js';
+import { silentLogger } from '../src/domain/log.js';
 import { createHttpApp } from '../src/interfaces/http/app.js';
 import { testEngram } from './helpers.js';
 import { startTestService } from './http-helpers.js';

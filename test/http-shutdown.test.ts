@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 
 import { createEngram } from '../src/app.js';
-import { silentLogger } from '../src/core/log.js';
+import { silentLogger } from '../src/domain/log.js';
 import { testCacheDir } from './cache-dir.js';
 import { tempDir, testConfig } from './helpers.js';
 import { jsonLines, startTestService } from './http-helpers.js';

@@ -13,8 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 
 import { createEngram } from '../src/app.js';
-import { silentLogger } from '../src/core/log.js';
-import type { RecallResponse } from '../src/core/types.js';
+import { silentLogger } from '../src/domain/log.js';
+import type { RecallResponse } from '../src/domain/types.js';
 import { startHttpService } from '../src/interfaces/http/service.js';
 import { createMcpServer } from '../src/interfaces/mcp/server.js';
 import { testCacheDir } from './cache-dir.js';

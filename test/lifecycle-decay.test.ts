@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
 import { configSchema } from '../src/config/schema.js';
-import { KINDS } from '../src/core/types.js';
+import { KINDS } from '../src/domain/types.js';
 import { strengthAt } from '../src/lifecycle/decay.js';
 import {
   type BackendEngramOptions,

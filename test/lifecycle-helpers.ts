@@ -6,7 +6,7 @@ import { describe, onTestFinished } from 'vitest';
 
 import type { CreateEngramOptions, Engram } from '../src/app.js';
 import type { ConfigInput } from '../src/config/schema.js';
-import { EngramError } from '../src/errors/errors.js';
+import { EngramError } from '../src/domain/errors.js';
 import { tempDir, testEngram } from './helpers.js';
 import { dropSchema, PG_URL, pgConfig, randomSchema } from './postgres-helpers.js';
 

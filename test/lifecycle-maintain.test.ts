@@ -9,12 +9,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 
 import { createEngram, type Engram } from '../src/app.js';
-import { silentLogger } from '../src/core/log.js';
-import { importLines } from '../src/core/transfer.js';
-import { EngramError } from '../src/errors/errors.js';
-import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
+import { EngramError } from '../src/domain/errors.js';
+import { silentLogger } from '../src/domain/log.js';
 import { nextRunAt, startSchedule } from '../src/lifecycle/scheduler.js';
+import { requireLifecycle } from '../src/store/lifecycle-store.js';
 import type { Store } from '../src/store/store.js';
+import { importLines } from '../src/transfer/transfer.js';
 import { tempDir, testConfig, testEngram } from './helpers.js';
 import {
   type Backend,

@@ -14,10 +14,10 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { importLines } from '../src/core/transfer.js';
-import type { MaintenanceWrite } from '../src/lifecycle/lifecycle-store.js';
 import { planMaintenance } from '../src/lifecycle/maintain.js';
+import type { MaintenanceWrite } from '../src/store/lifecycle-store.js';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { importLines } from '../src/transfer/transfer.js';
 import { tempDir } from './helpers.js';
 import { clockedEngram, DAY, failure, type TestClock, testClock } from './lifecycle-helpers.js';
 import { PG_URL, waitFor } from './postgres-helpers.js';

@@ -1,9 +1,9 @@
 // Reinforcement (observe_memory_usage) and review (§6 step 4, §7.4).
 import { expect, it } from 'vitest';
 
-import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
 import { isCrossDomain } from '../src/lifecycle/reinforce.js';
 import { reviewPriority } from '../src/lifecycle/review.js';
+import { requireLifecycle } from '../src/store/lifecycle-store.js';
 import {
   type BackendEngramOptions,
   clockedEngram as engramOn,

@@ -9,8 +9,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { importLines, type ImportReport } from '../src/core/transfer.js';
-import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
+import { requireLifecycle } from '../src/store/lifecycle-store.js';
+import { importLines, type ImportReport } from '../src/transfer/transfer.js';
 import {
   clockedEngram,
   DAY,

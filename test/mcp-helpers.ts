@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { silentLogger } from '../src/core/log.js';
+import { silentLogger } from '../src/domain/log.js';
 import { createMcpServer } from '../src/interfaces/mcp/server.js';
 import type { ToolGroup } from '../src/interfaces/mcp/tool.js';
 

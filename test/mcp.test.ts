@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import type { Engram } from '../src/app.js';
-import { silentLogger } from '../src/core/log.js';
+import { silentLogger } from '../src/domain/log.js';
 import { createMcpServer } from '../src/interfaces/mcp/server.js';
 import { defineTool, type ToolGroup } from '../src/interfaces/mcp/tool.js';
 import { TOOL_GROUPS } from '../src/interfaces/mcp/tools/index.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
-import { EXIT_CODES } from '../src/errors/mapping.js';
+import { EXIT_CODES } from '../src/interfaces/error-codes.js';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
 import { testCacheDir } from './cache-dir.js';
 import { itemRecord } from './fixtures/store-records.js';

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { isEngramError } from '../src/errors/errors.js';
-import type { GraphDump } from '../src/graph/graph-store.js';
+import { isEngramError } from '../src/domain/errors.js';
+import type { GraphDump } from '../src/store/graph-store.js';
 import type { Queryable } from '../src/store/postgres/database.js';
 import { sessionNeighbors } from '../src/store/postgres/session-context.js';
 import { draft, seeded } from './fixtures/store-records.js';

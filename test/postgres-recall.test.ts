@@ -9,11 +9,11 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { exportLines, importLines } from '../src/core/transfer.js';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import type { Queryable } from '../src/store/postgres/database.js';
 import { annSearch, vectorIndexName } from '../src/store/postgres/vector-index.js';
 import type { ItemFilter } from '../src/store/store.js';
+import { exportLines, importLines } from '../src/transfer/transfer.js';
 import { testCacheDir } from './cache-dir.js';
 import {
   dot,

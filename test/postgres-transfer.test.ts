@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { importLines } from '../src/core/transfer.js';
-import { requireLifecycle } from '../src/lifecycle/lifecycle-store.js';
+import { requireLifecycle } from '../src/store/lifecycle-store.js';
+import { importLines } from '../src/transfer/transfer.js';
 import { testEngram } from './helpers.js';
 import { dropSchema, PG_URL, pgConfig, randomSchema } from './postgres-helpers.js';
 import { exportedLines as lines, lineCounts, populateLifecycle } from './transfer-helpers.js';

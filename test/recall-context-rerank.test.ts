@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
 import type { ConfigInput } from '../src/config/schema.js';
-import type { RememberInput } from '../src/core/input.js';
-import { EngramError } from '../src/errors/errors.js';
+import { EngramError } from '../src/domain/errors.js';
+import type { RememberInput } from '../src/domain/input.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { BACKENDS } from './backends.js';

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ConfigInput } from '../src/config/schema.js';
-import type { RememberInput } from '../src/core/input.js';
-import { EngramError } from '../src/errors/errors.js';
+import { EngramError } from '../src/domain/errors.js';
+import type { RememberInput } from '../src/domain/input.js';
 import { BACKENDS } from './backends.js';
 import { testEngram } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import type { RememberInput } from '../src/core/input.js';
+import { EngramError } from '../src/domain/errors.js';
+import type { RememberInput } from '../src/domain/input.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
-import { EngramError } from '../src/errors/errors.js';
 import { testCacheDir } from './cache-dir.js';
 import { testEngram } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { EngramError } from '../src/errors/errors.js';
+import { EngramError } from '../src/domain/errors.js';
 import { testEngram } from './helpers.js';
 
 async function failure(promise: Promise<unknown>): Promise<EngramError> {

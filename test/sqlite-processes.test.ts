@@ -10,9 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { normalizeBody } from '../src/core/text.js';
+import type { ItemRecord } from '../src/domain/records.js';
+import { normalizeBody } from '../src/domain/text.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { ItemRecord } from '../src/store/store.js';
 import {
   buildPrivateDist,
   type Finished,

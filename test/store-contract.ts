@@ -5,18 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { newId } from '../src/core/ids.js';
-import { STATUSES } from '../src/core/types.js';
-import { EngramError } from '../src/errors/errors.js';
-import type {
-  ItemExport,
-  ItemFilter,
-  ItemRecord,
-  Mutation,
-  MutationContext,
-  RelationRecord,
-  Store,
-} from '../src/store/store.js';
+import { EngramError } from '../src/domain/errors.js';
+import { newId } from '../src/domain/ids.js';
+import type { ItemExport, ItemRecord, RelationRecord } from '../src/domain/records.js';
+import { STATUSES } from '../src/domain/types.js';
+import type { ItemFilter, Mutation, MutationContext, Store } from '../src/store/store.js';
 import {
   DAY,
   draft,

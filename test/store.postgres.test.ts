@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 import { createEngram } from '../src/app.js';
 import { loadConfig } from '../src/config/load.js';
-import { silentLogger } from '../src/core/log.js';
-import { EngramError } from '../src/errors/errors.js';
+import { EngramError } from '../src/domain/errors.js';
+import { silentLogger } from '../src/domain/log.js';
 import { parseConnection, redactUrl, scrub } from '../src/store/postgres/connection.js';
 import { openPostgresStore, PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { closedPort, PG_URL, schemaStore } from './postgres-helpers.js';

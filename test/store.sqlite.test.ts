@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { EngramError } from '../src/errors/errors.js';
+import { EngramError } from '../src/domain/errors.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { draft, MODEL, T0, unit } from './fixtures/store-records.js';

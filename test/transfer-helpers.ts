@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { exportLines } from '../src/core/transfer.js';
+import { exportLines } from '../src/transfer/transfer.js';
 
 /** The export lines of a space (or all), without the header (it carries the export time). */
 export async function exportedLines(

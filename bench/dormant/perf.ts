@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 
 import { createEngram, type Engram } from '../../src/app.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { silentLogger } from '../../src/core/log.js';
+import { silentLogger } from '../../src/domain/log.js';
 import { memories, queries } from '../scale/corpus.js';
 import { percentile, ratio } from '../scale/stats.js';
 

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 
 import { createEngram, type Engram } from '../../src/app.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { silentLogger } from '../../src/core/log.js';
+import { silentLogger } from '../../src/domain/log.js';
 import { extractMany, type ExtractOptions } from '../../src/graph/extract.js';
 import { WorkerExtractor } from '../../src/graph/extractor.js';
-import type { GraphDoc } from '../../src/graph/graph-store.js';
 import { extractorSignature } from '../../src/graph/maintainer.js';
+import type { GraphDoc } from '../../src/store/graph-store.js';
 import type { LocomoConversation } from '../lib/locomo-data.js';
 import { percentile } from '../lib/metrics.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import type { Engram } from '../../src/app.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import type { RecallResponse } from '../../src/core/types.js';
+import type { RecallResponse } from '../../src/domain/types.js';
 import { CATEGORY_NAMES, type LocomoConversation } from '../lib/locomo-data.js';
 import { mean, percentile, recallAtK } from '../lib/metrics.js';
 import {

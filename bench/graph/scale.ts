@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 
 import { createEngram, type Engram } from '../../src/app.js';
-import { silentLogger } from '../../src/core/log.js';
+import { silentLogger } from '../../src/domain/log.js';
 import { percentile } from '../lib/metrics.js';
 import { memories, queries } from '../scale/corpus.js';
 

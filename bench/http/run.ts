@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { stringify } from 'yaml';
 
 import { createEngram } from '../../src/app.js';
-import { silentLogger } from '../../src/core/log.js';
+import { silentLogger } from '../../src/domain/log.js';
 import { queries, sentences } from './corpus.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');

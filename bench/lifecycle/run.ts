@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 
 import { createEngram, type Engram } from '../../src/app.js';
 import { defaultCacheDir } from '../../src/config/load.js';
-import { silentLogger } from '../../src/core/log.js';
+import { silentLogger } from '../../src/domain/log.js';
 import { percentile } from '../lib/metrics.js';
 import { memories, messages } from './corpus.js';
 

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 
 import { createEngram, type Engram } from '../../src/app.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import type { RecallRequest } from '../../src/core/input.js';
-import { silentLogger } from '../../src/core/log.js';
+import type { RecallRequest } from '../../src/domain/input.js';
+import { silentLogger } from '../../src/domain/log.js';
 import type { LocomoConversation } from '../lib/locomo-data.js';
 
 /** Where engram's word-vector cache lives for benchmark runs (shared with the tests). */

@@ -7,7 +7,7 @@
  *   npx tsx bench/locomo/sweep.ts 1-5 '{"rrf30": {"config": {"recall": {"rrf_k": 30}}}}'
  */
 import type { ConfigInput } from '../../src/config/schema.js';
-import type { RecallRequest } from '../../src/core/input.js';
+import type { RecallRequest } from '../../src/domain/input.js';
 import { loadLocomo } from '../lib/locomo-data.js';
 import {
   averageScores,

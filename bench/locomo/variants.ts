@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { ConfigInput } from '../../src/config/schema.js';
-import type { RecallRequest } from '../../src/core/input.js';
+import type { RecallRequest } from '../../src/domain/input.js';
 
 /** One measured configuration. */
 export interface Variant {

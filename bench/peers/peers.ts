@@ -7,7 +7,7 @@
 import { create, insertMultiple, search } from '@orama/orama';
 import MiniSearch from 'minisearch';
 
-import { STOP_WORDS } from '../../src/core/text.js';
+import { STOP_WORDS } from '../../src/domain/text.js';
 import type { StaticEmbedder } from '../../src/embed/static/static-embedder.js';
 import type { LocomoTurn } from '../lib/locomo-data.js';
 

@@ -5,11 +5,11 @@
  */
 import { createEngram, type Engram } from '../../src/app.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { silentLogger } from '../../src/core/log.js';
-import { exportLines, importLines } from '../../src/core/transfer.js';
+import { silentLogger } from '../../src/domain/log.js';
 import type { StaticEmbedder } from '../../src/embed/static/static-embedder.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { ItemFilter } from '../../src/store/store.js';
+import { exportLines, importLines } from '../../src/transfer/transfer.js';
 import { memories } from '../scale/corpus.js';
 import { percentile } from '../scale/stats.js';
 

@@ -10,8 +10,8 @@ import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { createEngram, type Engram } from '../../src/app.js';
-import { silentLogger } from '../../src/core/log.js';
-import type { RecallResponse } from '../../src/core/types.js';
+import { silentLogger } from '../../src/domain/log.js';
+import type { RecallResponse } from '../../src/domain/types.js';
 import { datedMemories, datedQueries, queries } from './corpus.js';
 import { median, percentile } from './stats.js';
 

@@ -10,7 +10,7 @@
  *   sustained_discussion     — a topic runs through the recent messages and this one yes
  *   same_topic               — continues the current topic without a new need        no
  */
-import { STOP_WORDS } from '../core/text.js';
+import { STOP_WORDS } from '../domain/text.js';
 import { stemWord } from '../lifecycle/terms.js';
 import { type ParsedText, parseText, type Token } from './nlp.js';
 

@@ -4,13 +4,22 @@
  * items above the relevance threshold, surface them by mode, and in silent mode reinforce them as
  * use events. A per-conversation cooldown keeps it from searching on every turn.
  */
+import {
+  type AutoRecallMode,
+  type AutoRecallSettings,
+  type ConfigureAutoRecallInput,
+  configureInputSchema,
+  effectiveSettings,
+  SETTINGS_KEY,
+} from '../config/autorecall-settings.js';
 import type { Config } from '../config/schema.js';
-import type { Degradation, Kind, Status } from '../core/types.js';
-import { parseWith } from '../errors/zod.js';
+import type { ItemRecord } from '../domain/records.js';
+import type { Degradation, Kind, Status } from '../domain/types.js';
+import { parseWith } from '../domain/zod.js';
+import type { QueryEmbedding } from '../embed/embedder.js';
 import type { Lifecycle, LifecycleMetrics } from '../lifecycle/lifecycle.js';
-import { type ConversationState, requireLifecycle } from '../lifecycle/lifecycle-store.js';
-import type { QueryEmbedding } from '../retrieval/channels/vector.js';
-import type { ItemRecord, Store } from '../store/store.js';
+import { type ConversationState, requireLifecycle } from '../store/lifecycle-store.js';
+import type { Store } from '../store/store.js';
 import { analyzeMessage, type HistoryMessage, type RecallAnalysis, topicStems } from './analyze.js';
 import {
   type AnalyzeInput,
@@ -19,14 +28,6 @@ import {
   type ProcessMessageInput,
 } from './input.js';
 import { type Found, RelatedSearch } from './search.js';
-import {
-  type AutoRecallMode,
-  type AutoRecallSettings,
-  type ConfigureAutoRecallInput,
-  configureInputSchema,
-  effectiveSettings,
-  SETTINGS_KEY,
-} from './settings.js';
 
 /** What the engine is wired with. */
 export interface AutoRecallDeps {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 import { AUTO_RECALL_MODES, type Config } from '../config/schema.js';
-import { areaSchema, spaceSchema } from '../core/input.js';
+import { areaSchema, spaceSchema } from '../domain/input.js';
 
 function textSchema(max: number) {
   return z

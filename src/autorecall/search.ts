@@ -3,14 +3,16 @@
  * accounting: nothing here is an ordinary recall), each judged on the relevance scale of
  * relevance.ts, kept above the threshold and cut to max_results.
  */
+import type { AutoRecallSettings } from '../config/autorecall-settings.js';
 import type { Config } from '../config/schema.js';
-import { embeddingText, keywordTerms } from '../core/text.js';
-import type { Degradation } from '../core/types.js';
+import type { ItemRecord } from '../domain/records.js';
+import { embeddingText, keywordTerms } from '../domain/text.js';
+import type { Degradation } from '../domain/types.js';
+import type { QueryEmbedding } from '../embed/embedder.js';
 import { dot } from '../embed/embedder.js';
-import { requireLifecycle } from '../lifecycle/lifecycle-store.js';
 import { labelTerms } from '../lifecycle/terms.js';
-import type { QueryEmbedding } from '../retrieval/channels/vector.js';
-import type { ItemFilter, ItemRecord, Store } from '../store/store.js';
+import { requireLifecycle } from '../store/lifecycle-store.js';
+import type { ItemFilter, Store } from '../store/store.js';
 import type { RecallAnalysis } from './analyze.js';
 import {
   combineRelevance,
@@ -19,7 +21,6 @@ import {
   semanticScore,
   weightedTerms,
 } from './relevance.js';
-import type { AutoRecallSettings } from './settings.js';
 
 /** A related memory and its relevance. */
 export interface Found {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { tempDir } from '../../test/helpers.js';
-import { EngramError } from '../errors/errors.js';
+import { EngramError } from '../domain/errors.js';
 import { envOverrides, loadConfig } from './load.js';
 
 function configError(fn: () => unknown): EngramError {

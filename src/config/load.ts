@@ -9,8 +9,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 
-import { EngramError } from '../errors/errors.js';
-import { fromZodError } from '../errors/zod.js';
+import { EngramError } from '../domain/errors.js';
+import { fromZodError } from '../domain/zod.js';
 import { type Config, type ConfigInput, configSchema } from './schema.js';
 
 /** Where the configuration comes from. */

@@ -4,31 +4,10 @@
  */
 import { z } from 'zod';
 
+import { STATUSES } from '../domain/types.js';
+
 const ms = (def: number, max = 600_000) => z.number().int().min(0).max(max).default(def);
 const unit = (def: number) => z.number().min(0).max(1).default(def);
-
-/** Memory kinds of §1.1. */
-export const KINDS = [
-  'fact',
-  'preference',
-  'rule',
-  'skill',
-  'procedure',
-  'note',
-  'episode',
-  'identity',
-  'working',
-] as const;
-/** Item statuses of §1.1 / §7. */
-export const STATUSES = [
-  'candidate',
-  'active',
-  'challenged',
-  'superseded',
-  'merged',
-  'archived',
-  'forgotten',
-] as const;
 
 /** TLS towards PostgreSQL, passed through to the driver (libpq's sslmode meanings). */
 const pgSslSchema = z.strictObject({

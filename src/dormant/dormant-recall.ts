@@ -6,16 +6,17 @@
  * ordinary logs. Review, inspect and feedback are explicit calls.
  */
 import type { Config } from '../config/schema.js';
-import { newId } from '../core/ids.js';
-import type { Logger } from '../core/log.js';
-import { toMemory } from '../core/memory.js';
-import { EngramError, notFound, toEngramError } from '../errors/errors.js';
-import { parseWith } from '../errors/zod.js';
-import type { QueryEmbedding } from '../retrieval/channels/vector.js';
+import { EngramError, notFound, toEngramError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { Logger } from '../domain/log.js';
+import { toMemory } from '../domain/memory.js';
+import { parseWith } from '../domain/zod.js';
+import type { QueryEmbedding } from '../embed/embedder.js';
 import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
+import { DAY_MS, DORMANT_KINDS } from '../store/dormant/profile.js';
+import type { DormantEventRecord, DormantStore } from '../store/dormant-store.js';
 import type { ItemFilter, Store } from '../store/store.js';
 import { calibrate, type CalibrationReport } from './calibrate.js';
-import type { DormantEventRecord, DormantStore } from './dormant-store.js';
 import { evaluateSearch } from './evaluate.js';
 import {
   calibrateSchema,
@@ -27,7 +28,6 @@ import {
   inspectSchema,
   reviewSchema,
 } from './input.js';
-import { DAY_MS, DORMANT_KINDS } from './profile.js';
 import {
   type DormantFeedbackResult,
   type DormantInspection,

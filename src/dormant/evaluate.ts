@@ -6,18 +6,11 @@
  * index, caches, fused list, boosts or reranker, and nothing here changes an ordinary field.
  */
 import type { Config } from '../config/schema.js';
-import { embeddingText } from '../core/text.js';
-import { toEngramError } from '../errors/errors.js';
-import type { QueryEmbedding } from '../retrieval/channels/vector.js';
+import { toEngramError } from '../domain/errors.js';
+import type { ItemRecord } from '../domain/records.js';
+import { embeddingText } from '../domain/text.js';
+import type { QueryEmbedding } from '../embed/embedder.js';
 import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
-import type { ItemFilter, ItemRecord, Store } from '../store/store.js';
-import type {
-  DormantEventRecord,
-  DormantRankedCandidate,
-  DormantRecordRequest,
-  DormantScanHit,
-  DormantStore,
-} from './dormant-store.js';
 import {
   compareRanked,
   contentWords,
@@ -26,7 +19,15 @@ import {
   dormantDays,
   overlapCount,
   profileKinds,
-} from './profile.js';
+} from '../store/dormant/profile.js';
+import type {
+  DormantEventRecord,
+  DormantRankedCandidate,
+  DormantRecordRequest,
+  DormantScanHit,
+  DormantStore,
+} from '../store/dormant-store.js';
+import type { ItemFilter, Store } from '../store/store.js';
 
 /** Version of the selection algorithm, part of every event's label. */
 export const DORMANT_ALGORITHM = 'dormant-v1/exact-cosine';

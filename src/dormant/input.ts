@@ -1,8 +1,8 @@
 /** Input schemas of the dormant-recall operations (review, inspect, feedback, calibrate). */
 import { z } from 'zod';
 
-import { spaceSchema } from '../core/input.js';
-import { DORMANT_FEEDBACK } from './dormant-store.js';
+import { spaceSchema } from '../domain/input.js';
+import { DORMANT_FEEDBACK } from '../store/dormant-store.js';
 
 /** Most events one review returns. */
 export const MAX_REVIEW_LIMIT = 1_000;

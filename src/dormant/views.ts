@@ -1,6 +1,6 @@
 /** The shapes dormant recall returns to callers (ISO timestamps), and the inspect evidence text. */
-import type { Memory } from '../core/types.js';
-import type { DormantEventRecord } from './dormant-store.js';
+import type { Memory } from '../domain/types.js';
+import type { DormantEventRecord } from '../store/dormant-store.js';
 
 /** Event fields that are times: epoch milliseconds in the store, ISO 8601 for callers. */
 type EventTime = 'at' | 'retrieved_at' | 'shown_at' | 'feedback_at';

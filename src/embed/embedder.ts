@@ -2,6 +2,7 @@
  * The Embedder interface every embedding provider implements (static word vectors, onnx, openai),
  * and the small helpers they share.
  */
+import type { ModelRecord } from '../domain/records.js';
 
 /** Progress of a long preparation step (building a model cache), for progress bars. */
 export interface PrepareProgress {
@@ -58,4 +59,14 @@ export function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;
+}
+
+/** What the vector channel needs from the embedding side. */
+export interface QueryEmbedding {
+  /** The model whose vectors recall may use (§8), or undefined when none is published. */
+  publishedModel(): Promise<ModelRecord | undefined>;
+  /** The configured embedder's model id, or null when no embedder is configured. */
+  readonly modelId: string | null;
+  /** Embeds a query ahead of background work; rejects when the budget runs out. */
+  embedQuery(text: string, timeoutMs: number): Promise<Float32Array | null>;
 }

@@ -1,7 +1,7 @@
 // Tests of the embedding queue with a controllable embedder double: order, chunks, deadlines, close.
 import { describe, expect, it } from 'vitest';
 
-import { EngramError } from '../errors/errors.js';
+import { EngramError } from '../domain/errors.js';
 import type { Embedder, EmbedderState } from './embedder.js';
 import { EmbeddingQueue } from './queue.js';
 

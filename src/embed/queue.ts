@@ -3,7 +3,7 @@
  * and synchronous inside), serves queries before writes before background work, splits big
  * batches into chunks so a query waits behind at most one chunk, and enforces per-call deadlines.
  */
-import { EngramError, invalidInput, isEngramError } from '../errors/errors.js';
+import { EngramError, invalidInput, isEngramError } from '../domain/errors.js';
 import type { Embedder } from './embedder.js';
 
 /** Who is waiting: an interactive query, a memory write, or background (re)indexing. */

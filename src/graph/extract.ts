@@ -3,11 +3,16 @@
  * names (runs of proper nouns), then statements (aliases, arrows) between what was found.
  * Deterministic for a given text and bounds, so a rebuild reproduces the incremental graph.
  */
+import type {
+  EntityType,
+  ExtractedEntity,
+  ExtractedStatement,
+  Extraction,
+} from '../domain/graph.js';
 import { namedProse, nameRuns, type Prose } from './names.js';
 import { analyse, type NlpDoc } from './nlp.js';
 import { cleanSurface, entityKey, isNoiseKey } from './normalize.js';
 import { matchPatterns, type PatternMatch } from './patterns.js';
-import type { EntityType, ExtractedEntity, ExtractedStatement, Extraction } from './types.js';
 
 /** Bounds of one extraction. */
 export interface ExtractOptions {

@@ -6,9 +6,9 @@
  */
 import { Worker } from 'node:worker_threads';
 
+import type { Extraction } from '../domain/graph.js';
 import { extractMany, type ExtractOptions } from './extract.js';
 import type { ExtractRequest } from './extract-worker.js';
-import type { Extraction } from './types.js';
 
 /** Extracts the entities of texts. */
 export interface Extractor {

@@ -5,12 +5,18 @@
 import { z } from 'zod';
 
 import { type Config, GRAPH_MAX_DEPTH } from '../config/schema.js';
-import { spaceSchema } from '../core/input.js';
-import { EngramError } from '../errors/errors.js';
-import { parseWith } from '../errors/zod.js';
+import { EngramError } from '../domain/errors.js';
+import {
+  ENTITY_TYPES,
+  type EntityInfo,
+  type GraphStats,
+  type NeighborInfo,
+} from '../domain/graph.js';
+import { spaceSchema } from '../domain/input.js';
+import { parseWith } from '../domain/zod.js';
+import type { EntityRef, GraphStore } from '../store/graph-store.js';
 import type { Store } from '../store/store.js';
 import type { ExtractOptions } from './extract.js';
-import type { EntityRef, GraphStore } from './graph-store.js';
 import { type HubReport, hubReport } from './hubs.js';
 import {
   extractorSignature,
@@ -20,7 +26,6 @@ import {
 } from './maintainer.js';
 import { entityKey } from './normalize.js';
 import { hubThreshold, pathTo } from './traverse.js';
-import { ENTITY_TYPES, type EntityInfo, type GraphStats, type NeighborInfo } from './types.js';
 
 const space = spaceSchema.optional();
 const depthRule = `must be between 1 and ${GRAPH_MAX_DEPTH}`;

@@ -5,9 +5,9 @@
  * topic). Existing anchors (areas and tags named after entities) are listed. Bounded and
  * deterministic; it reads, it never changes the graph.
  */
-import type { EntityRef, GraphStore, MentionProfile, NamedCount } from './graph-store.js';
+import type { EntityType } from '../domain/graph.js';
+import type { EntityRef, GraphStore, MentionProfile, NamedCount } from '../store/graph-store.js';
 import { entityKey } from './normalize.js';
-import type { EntityType } from './types.js';
 
 /** Bounds of one report. */
 export interface HubReportOptions {

@@ -12,13 +12,14 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { WriteEvent, WriteObserver } from '../core/observers.js';
-import { STATUSES } from '../core/types.js';
-import type { ItemRecord, Store } from '../store/store.js';
+import type { Extraction } from '../domain/graph.js';
+import type { WriteEvent, WriteObserver } from '../domain/observers.js';
+import type { ItemRecord } from '../domain/records.js';
+import { STATUSES } from '../domain/types.js';
+import type { GraphDoc, GraphStore } from '../store/graph-store.js';
+import type { Store } from '../store/store.js';
 import { type ExtractOptions, EXTRACTOR_VERSION } from './extract.js';
 import { type Extractor, InlineExtractor } from './extractor.js';
-import type { GraphDoc, GraphStore } from './graph-store.js';
-import type { Extraction } from './types.js';
 
 /** The text entities are read from: title and body. */
 export function graphText(item: { title: string | null; body: string }): string {

@@ -3,8 +3,8 @@
  * possessive or surrounding punctuation, and the words that are never entities (stop-words,
  * pronouns, greetings, calendar words, generic nouns, bare numbers).
  */
-import { STOP_WORDS } from '../core/text.js';
-import type { EntityType } from './types.js';
+import type { EntityType } from '../domain/graph.js';
+import { STOP_WORDS } from '../domain/text.js';
 
 function words(text: string): ReadonlySet<string> {
   return new Set(text.split(/\s+/u).filter(Boolean));

@@ -4,8 +4,8 @@
  * hashtags and handles. Rules run in order over the raw text; each match masks its span so a
  * later, looser rule never re-reads it.
  */
+import type { EntityType } from '../domain/graph.js';
 import { isCommonWord } from './normalize.js';
-import type { EntityType } from './types.js';
 
 /** One technical token found in the text (character offsets into the text). */
 export interface PatternMatch {

@@ -7,9 +7,9 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
-import { EngramError } from '../errors/errors.js';
+import { EngramError } from '../domain/errors.js';
+import type { LifecycleStore } from '../store/lifecycle-store.js';
 import { DAY_MS } from './decay.js';
-import type { LifecycleStore } from './lifecycle-store.js';
 
 /** A backup that was taken, and the old ones removed. */
 export interface BackupResult {

@@ -11,8 +11,8 @@
  * gives the same numbers.
  */
 import type { Config } from '../config/schema.js';
-import type { Kind } from '../core/types.js';
-import type { DecayFacts } from './lifecycle-store.js';
+import type { Kind } from '../domain/types.js';
+import type { DecayFacts } from '../store/lifecycle-store.js';
 
 /** The lifecycle section of the configuration. */
 export type LifecycleConfig = Config['lifecycle'];

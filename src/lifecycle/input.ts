@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { areaSchema, spaceSchema } from '../core/input.js';
+import { areaSchema, spaceSchema } from '../domain/input.js';
 
 /** `maintain` options. */
 export const maintainInputSchema = z.strictObject({

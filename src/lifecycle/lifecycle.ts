@@ -3,11 +3,18 @@
  * actions, reinforcement (`observe_memory_usage`), lifecycle metrics and the nightly schedule.
  */
 import type { Config } from '../config/schema.js';
-import type { Logger } from '../core/log.js';
-import type { Status } from '../core/types.js';
-import { EngramError } from '../errors/errors.js';
-import { parseWith } from '../errors/zod.js';
-import type { ItemRecord, MutationPlan, Store } from '../store/store.js';
+import { EngramError } from '../domain/errors.js';
+import type { Logger } from '../domain/log.js';
+import type { ItemRecord } from '../domain/records.js';
+import type { Status } from '../domain/types.js';
+import { parseWith } from '../domain/zod.js';
+import {
+  type DecayFacts,
+  type LifecycleStore,
+  requireLifecycle,
+  type UseSource,
+} from '../store/lifecycle-store.js';
+import type { MutationPlan, Store } from '../store/store.js';
 import { strengthAt, strengthWithoutUse } from './decay.js';
 import {
   type MaintainInput,
@@ -17,12 +24,6 @@ import {
   type ReviewInput,
   reviewInputSchema,
 } from './input.js';
-import {
-  type DecayFacts,
-  type LifecycleStore,
-  requireLifecycle,
-  type UseSource,
-} from './lifecycle-store.js';
 import { type MaintenanceReport, runMaintenance } from './maintain.js';
 import { planUse } from './reinforce.js';
 import { inReview, letGoPlan, type ReviewEntry, reviewList, reviewPriority } from './review.js';

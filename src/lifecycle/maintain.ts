@@ -3,18 +3,18 @@
  * archive faded active items, and report a histogram and the edge cases worth a look. The plan is
  * pure; `runMaintenance` takes the backup first and applies the plan in one transaction.
  */
-import { newId } from '../core/ids.js';
-import type { Kind, Status } from '../core/types.js';
-import { EngramError } from '../errors/errors.js';
-import { type BackupResult, takeBackup } from './backup.js';
-import { effectiveBase, type LifecycleConfig, peakStrength, strengthAt } from './decay.js';
+import { EngramError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { Kind, Status } from '../domain/types.js';
 import type {
   DecayFacts,
   LifecycleStore,
   LifecycleTransition,
   MaintenanceWrite,
   StrengthUpdate,
-} from './lifecycle-store.js';
+} from '../store/lifecycle-store.js';
+import { type BackupResult, takeBackup } from './backup.js';
+import { effectiveBase, type LifecycleConfig, peakStrength, strengthAt } from './decay.js';
 
 /** One planned status change, as reported. */
 export interface TransitionReport {

@@ -3,9 +3,9 @@
  * bounded step, larger when the use is cross-domain (the item helped in a context whose tags or
  * area differ from its own). Uses are recorded as use events, never as access (§3.6).
  */
-import { newId } from '../core/ids.js';
+import { newId } from '../domain/ids.js';
+import type { DecayFacts, UseEventRecord, UseSource } from '../store/lifecycle-store.js';
 import { clampStrength, effectiveBase, type LifecycleConfig, strengthAt } from './decay.js';
-import type { DecayFacts, UseEventRecord, UseSource } from './lifecycle-store.js';
 import { labelTerms } from './terms.js';
 
 /** The context an item was used in. */

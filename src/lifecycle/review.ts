@@ -7,12 +7,12 @@
  *   use      = min(1, ln(1 + use_count) / ln(11))            (10 uses saturate)
  *   urgency  = (window_high - strength) / (window_high - window_low)   (1 at the low edge)
  */
-import { newId } from '../core/ids.js';
-import type { Kind, Status } from '../core/types.js';
-import { EngramError, notFound } from '../errors/errors.js';
+import { EngramError, notFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { Kind, Status } from '../domain/types.js';
+import type { DecayFacts } from '../store/lifecycle-store.js';
 import type { MutationPlan } from '../store/store.js';
 import { decayRate, lastReinforced, type LifecycleConfig, strengthAt } from './decay.js';
-import type { DecayFacts } from './lifecycle-store.js';
 
 /** Review actions. */
 export const REVIEW_ACTIONS = ['reinforce', 'revise', 'let_go'] as const;

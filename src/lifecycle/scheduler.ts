@@ -3,7 +3,7 @@
  * day at `lifecycle.schedule.time` (local time, or UTC). Several processes may share a store, so
  * a process skips its run when another one ran maintenance in the last 20 hours.
  */
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../domain/log.js';
 import { DAY_MS } from './decay.js';
 
 /** The schedule settings. */

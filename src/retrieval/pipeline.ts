@@ -5,9 +5,10 @@
  * contribute is reported in `degraded`, never hidden.
  */
 import type { Config } from '../config/schema.js';
-import type { Degradation, RecallHit, RecallResponse } from '../core/types.js';
-import { toEngramError } from '../errors/errors.js';
-import type { ItemFilter, ItemRecord, Store } from '../store/store.js';
+import { toEngramError } from '../domain/errors.js';
+import type { ItemRecord } from '../domain/records.js';
+import type { Degradation, RecallHit, RecallResponse } from '../domain/types.js';
+import type { ItemFilter, Store } from '../store/store.js';
 import { boostFactor, maxBoost, speakerNamedIn } from './boosts.js';
 import type { Channel, ChannelResult } from './channels/channel.js';
 import { sessionContextOn } from './context.js';

@@ -4,8 +4,9 @@
  * order when it can and leaves it as it was when it cannot: recall always answers.
  */
 import type { Config } from '../config/schema.js';
-import { embeddingText } from '../core/text.js';
-import type { ItemFilter, ItemRecord, SessionTurn, Store } from '../store/store.js';
+import type { ItemRecord } from '../domain/records.js';
+import { embeddingText } from '../domain/text.js';
+import type { ItemFilter, SessionTurn, Store } from '../store/store.js';
 import { sessionContextOn, type SessionContextOptions, spreadAlongSessions } from './context.js';
 import type { RankedList } from './fuse.js';
 import type { RelevanceScorer } from './rerank/relevance.js';

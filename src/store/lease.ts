@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
-import { EngramError } from '../errors/errors.js';
+import { EngramError } from '../domain/errors.js';
 import type { Lease, LeaseOutcome } from './store.js';
 
 /** The lease rows of one backend. Times are epoch milliseconds of the backend's clock. */

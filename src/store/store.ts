@@ -4,17 +4,17 @@
  * Writes are whole units: every method that changes data is atomic on its own.
  */
 import type {
-  Kind,
-  Memory,
-  Relation,
-  Status,
-  StatusEvent,
-  VectorState,
-  Version,
-} from '../core/types.js';
-import type { DormantStore } from '../dormant/dormant-store.js';
-import type { GraphStore } from '../graph/graph-store.js';
-import type { LifecycleStore } from '../lifecycle/lifecycle-store.js';
+  ItemExport,
+  ItemRecord,
+  ModelRecord,
+  RelationRecord,
+  StatusEventRecord,
+  VersionRecord,
+} from '../domain/records.js';
+import type { Kind, Status, VectorState } from '../domain/types.js';
+import type { DormantStore } from './dormant-store.js';
+import type { GraphStore } from './graph-store.js';
+import type { LifecycleStore } from './lifecycle-store.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
 export interface StoreCapabilities {
@@ -27,33 +27,6 @@ export interface StoreCapabilities {
   /** Whether an online consistent backup is available. */
   readonly onlineBackup: boolean;
 }
-
-/**
- * A caller-facing shape (core/types.ts) with its ISO 8601 times held as epoch milliseconds, as
- * the store keeps them: the records are declared once, from the domain types.
- */
-export type EpochTimes<T, Times extends keyof T> = Omit<T, Times> & {
-  [K in Times]: null extends T[K] ? number | null : number;
-};
-
-/** A stored item, as the store holds it (timestamps in epoch milliseconds). */
-export interface ItemRecord
-  extends EpochTimes<
-    Omit<Memory, 'vector'>,
-    'created_at' | 'updated_at' | 'last_accessed_at' | 'last_used_at'
-  > {
-  body_hash: string;
-  vector_state: VectorState;
-}
-
-/** A stored version. */
-export type VersionRecord = EpochTimes<Version, 'created_at'>;
-
-/** A stored relation. */
-export type RelationRecord = EpochTimes<Relation, 'created_at' | 'invalidated_at'>;
-
-/** A stored status event. */
-export type StatusEventRecord = EpochTimes<StatusEvent, 'at'>;
 
 /** A vector to store for one item version, or null when the text has nothing to embed. */
 export interface VectorWrite {
@@ -215,23 +188,8 @@ export interface VectorIndexState {
   last_error: string | null;
 }
 
-/** Full record of one item for export/import (lossless). */
-export interface ItemExport {
-  item: ItemRecord;
-  versions: VersionRecord[];
-  status_events: StatusEventRecord[];
-  vectors: { model: string; dimension: number; vector: Float32Array | null }[];
-}
-
 /** Result of importing one full item record. */
 export type ImportOutcome = 'imported' | 'exists';
-
-/** The published embedding model (§8). */
-export interface ModelRecord {
-  id: string;
-  dimension: number;
-  published_at: number;
-}
 
 /** A held lease, as the function running under it sees it. */
 export interface Lease {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../embedder.js';
 import { encodeCache, quantizeRow } from './cache-format.js';
 import type { JsonScanHandler } from './json-scan.js';

@@ -6,7 +6,7 @@
 import { endianness } from 'node:os';
 import * as zlib from 'node:zlib';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 
 /** First 8 bytes of every cache file. */
 export const CACHE_MAGIC = 'ENGRAMWV';

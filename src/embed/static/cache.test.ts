@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../embedder.js';
 import { dot, normalize } from '../embedder.js';
 import { buildStaticCache } from './build-cache.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import { dot } from '../embedder.js';
 import {
   defaultCacheDir,

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
-import { EngramError, invalidInput } from '../../errors/errors.js';
+import { EngramError, invalidInput } from '../../domain/errors.js';
 import type { Embedder, EmbedderState, PrepareOptions, PrepareProgress } from '../embedder.js';
 import { buildStaticCache } from './build-cache.js';
 import { CACHE_FORMAT_VERSION, isCacheRebuildable } from './cache-format.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import { normalize } from '../embedder.js';
 import type { CacheViews } from './cache-format.js';
 import { decodeCache, fnv1a } from './cache-format.js';

@@ -2,9 +2,9 @@
 import { SingleBar } from 'cli-progress';
 
 import { createEngram, type Engram } from '../../app.js';
+import { isEngramError, toEngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../../embed/embedder.js';
-import { isEngramError, toEngramError } from '../../errors/errors.js';
-import { EXIT_CODES } from '../../errors/mapping.js';
+import { EXIT_CODES } from '../error-codes.js';
 
 /** Global options of every command. */
 export interface GlobalOptions {

@@ -8,10 +8,10 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 
-import { exportLines, importLines, type LineResult } from '../../core/transfer.js';
-import { EngramError } from '../../errors/errors.js';
-import { EXIT_CODES } from '../../errors/mapping.js';
+import { EngramError } from '../../domain/errors.js';
 import type { VectorIndexState } from '../../store/store.js';
+import { exportLines, importLines, type LineResult } from '../../transfer/transfer.js';
+import { EXIT_CODES } from '../error-codes.js';
 import { type GlobalOptions, progress, reportError, withEngram } from './context.js';
 import { printJson, println } from './output.js';
 import { globals, int } from './program.js';

@@ -7,8 +7,8 @@ import Table from 'cli-table3';
 import { type Command, InvalidArgumentError } from 'commander';
 
 import type { CalibrationReport, Distribution } from '../../dormant/calibrate.js';
-import { DORMANT_FEEDBACK, type DormantFeedback } from '../../dormant/dormant-store.js';
 import type { DormantInspection, DormantReview } from '../../dormant/views.js';
+import { DORMANT_FEEDBACK, type DormantFeedback } from '../../store/dormant-store.js';
 import { withEngram } from './context.js';
 import { memoryDetails, printJson, println } from './output.js';
 import { globals, int } from './program.js';

@@ -5,8 +5,8 @@
 import Table from 'cli-table3';
 import { type Command, Option } from 'commander';
 
+import { ENTITY_TYPES, type EntityInfo, type GraphStats } from '../../domain/graph.js';
 import type { HubReport } from '../../graph/hubs.js';
-import { ENTITY_TYPES, type EntityInfo, type GraphStats } from '../../graph/types.js';
 import { progress, withEngram } from './context.js';
 import { printJson, println } from './output.js';
 import { globals, int } from './program.js';

@@ -7,10 +7,10 @@ import Table from 'cli-table3';
 import type { Command } from 'commander';
 
 import type { AutoRecallResult } from '../../autorecall/engine.js';
-import { EngramError } from '../../errors/errors.js';
-import { EXIT_CODES } from '../../errors/mapping.js';
+import { EngramError } from '../../domain/errors.js';
 import type { ReviewList } from '../../lifecycle/lifecycle.js';
 import type { MaintenanceReport } from '../../lifecycle/maintain.js';
+import { EXIT_CODES } from '../error-codes.js';
 import { progress, withEngram } from './context.js';
 import { printJson, println } from './output.js';
 import { collect, globals, int, num } from './program.js';

@@ -2,7 +2,7 @@
 /** Entry point of the `engram` command: parses argv and maps failures to exit codes. */
 import { CommanderError } from 'commander';
 
-import { EXIT_CODES } from '../../errors/mapping.js';
+import { EXIT_CODES } from '../error-codes.js';
 import { reportError } from './context.js';
 import { buildProgram } from './program.js';
 

@@ -1,7 +1,7 @@
 /** CLI output: human tables by default, exact JSON with --json; errors to stderr. */
 import Table from 'cli-table3';
 
-import type { Memory, RecallResponse } from '../../core/types.js';
+import type { Memory, RecallResponse } from '../../domain/types.js';
 
 /** Writes a value as JSON (one document) to stdout. */
 export function printJson(value: unknown): void {

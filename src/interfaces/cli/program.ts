@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 
 import type { Engram } from '../../app.js';
-import { KINDS, STATUSES } from '../../core/types.js';
+import { KINDS, STATUSES } from '../../domain/types.js';
 import { type GlobalOptions, withEngram } from './context.js';
 import { registerDataCommands } from './data-commands.js';
 import { registerDormantCommands } from './dormant-commands.js';

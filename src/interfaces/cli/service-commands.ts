@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import { hashToken, newToken } from '../http/auth.js';
 import { runHttpService } from '../http/service.js';
 import { runMcpStdio } from '../mcp/stdio.js';

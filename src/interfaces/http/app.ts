@@ -9,10 +9,10 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 
 import type { Engram } from '../../app.js';
-import { inputSchemas } from '../../core/input.js';
-import { type Logger, stderrLogger } from '../../core/log.js';
-import { EngramError } from '../../errors/errors.js';
-import { fromZodError } from '../../errors/zod.js';
+import { EngramError } from '../../domain/errors.js';
+import { inputSchemas } from '../../domain/input.js';
+import { type Logger, stderrLogger } from '../../domain/log.js';
+import { fromZodError } from '../../domain/zod.js';
 import { ENGRAM_VERSION } from '../mcp/version.js';
 import { TokenVerifier } from './auth.js';
 import { parseJsonBody } from './body.js';

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 import type { Config, SERVER_ROLES } from '../../config/schema.js';
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 
 /** A token role: read < write < admin. */
 export type Role = (typeof SERVER_ROLES)[number];

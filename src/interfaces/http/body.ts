@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import type { HttpEnv } from './env.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;

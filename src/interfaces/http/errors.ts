@@ -7,9 +7,9 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-import type { Logger } from '../../core/log.js';
-import { EngramError, type ErrorCode, isEngramError } from '../../errors/errors.js';
-import { HTTP_STATUS } from '../../errors/mapping.js';
+import { EngramError, type ErrorCode, isEngramError } from '../../domain/errors.js';
+import type { Logger } from '../../domain/log.js';
+import { HTTP_STATUS } from '../error-codes.js';
 import type { HttpEnv } from './env.js';
 
 /** The JSON body of every error response. */

@@ -5,9 +5,9 @@
  */
 import { z } from '@hono/zod-openapi';
 
-import { areaSchema, idSchema, type InputSchemas, spaceSchema } from '../../core/input.js';
-import { KINDS, RELATION_TYPES, STATUSES, TRUST_LABELS } from '../../core/types.js';
-import { ERROR_CODES } from '../../errors/errors.js';
+import { ERROR_CODES } from '../../domain/errors.js';
+import { areaSchema, idSchema, type InputSchemas, spaceSchema } from '../../domain/input.js';
+import { KINDS, RELATION_TYPES, STATUSES, TRUST_LABELS } from '../../domain/types.js';
 
 const iso = z.iso.datetime();
 

@@ -4,7 +4,7 @@
  * processes on the same store), one run at a time, and reports its state for /v1/health.
  */
 import type { Engram } from '../../app.js';
-import type { Logger } from '../../core/log.js';
+import type { Logger } from '../../domain/log.js';
 
 /** What /v1/health shows of the worker. */
 export interface WorkerState {

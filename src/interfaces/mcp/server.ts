@@ -15,10 +15,10 @@ import {
 import { z } from 'zod';
 
 import type { Engram } from '../../app.js';
-import { inputSchemas } from '../../core/input.js';
-import { type Logger, stderrLogger } from '../../core/log.js';
-import { EngramError, isEngramError } from '../../errors/errors.js';
-import { parseWith } from '../../errors/zod.js';
+import { EngramError, isEngramError } from '../../domain/errors.js';
+import { inputSchemas } from '../../domain/input.js';
+import { type Logger, stderrLogger } from '../../domain/log.js';
+import { parseWith } from '../../domain/zod.js';
 import type { Tool, ToolContext, ToolGroup } from './tool.js';
 import { TOOL_GROUPS } from './tools/index.js';
 import { ENGRAM_VERSION } from './version.js';

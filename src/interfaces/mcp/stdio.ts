@@ -5,7 +5,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
 import { createEngram } from '../../app.js';
-import { stderrLogger } from '../../core/log.js';
+import { stderrLogger } from '../../domain/log.js';
 import { createMcpServer } from './server.js';
 
 /** Options of runMcpStdio. */

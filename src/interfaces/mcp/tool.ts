@@ -8,8 +8,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 
 import type { Engram } from '../../app.js';
-import type { InputSchemas } from '../../core/input.js';
-import type { Logger } from '../../core/log.js';
+import type { InputSchemas } from '../../domain/input.js';
+import type { Logger } from '../../domain/log.js';
 
 /** What a tool's `run` gets besides its arguments. */
 export interface ToolContext {

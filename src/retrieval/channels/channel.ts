@@ -1,5 +1,5 @@
 /** The Channel interface: one way of finding candidates for a query (keyword, vector, graph, time). */
-import type { HitChannels } from '../../core/types.js';
+import type { HitChannels } from '../../domain/types.js';
 import type { ItemFilter, ScoredId } from '../../store/store.js';
 
 /** What every channel receives. */

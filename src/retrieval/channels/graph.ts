@@ -3,8 +3,8 @@
  * from them, ranked by 1/hops. Each hit carries its hop count and entity path as evidence.
  */
 import type { Config } from '../../config/schema.js';
-import type { GraphStore } from '../../graph/graph-store.js';
 import { graphRecall, type TraversalLimits } from '../../graph/traverse.js';
+import type { GraphStore } from '../../store/graph-store.js';
 import type { Channel, ChannelRequest, ChannelResult } from './channel.js';
 
 /** Traversal caps and extraction bounds from the `graph` configuration section. */

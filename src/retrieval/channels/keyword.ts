@@ -1,5 +1,5 @@
 /** The keyword channel: BM25 over title, body and tags through the store's full-text index. */
-import { keywordTerms } from '../../core/text.js';
+import { keywordTerms } from '../../domain/text.js';
 import type { Store } from '../../store/store.js';
 import type { Channel, ChannelRequest, ChannelResult } from './channel.js';
 

@@ -6,7 +6,7 @@
  * in the query the channel has nothing to add and returns no candidates.
  */
 import type { Config } from '../../config/schema.js';
-import { keywordTerms } from '../../core/text.js';
+import { keywordTerms } from '../../domain/text.js';
 import type { Store } from '../../store/store.js';
 import { queryTimeWindow } from '../when.js';
 import type { Channel, ChannelRequest, ChannelResult } from './channel.js';

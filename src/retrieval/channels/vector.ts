@@ -1,17 +1,8 @@
 /** The vector channel: cosine similarity between the query embedding and the published model's vectors. */
-import { isEngramError } from '../../errors/errors.js';
-import type { ModelRecord, Store } from '../../store/store.js';
+import { isEngramError } from '../../domain/errors.js';
+import type { QueryEmbedding } from '../../embed/embedder.js';
+import type { Store } from '../../store/store.js';
 import type { Channel, ChannelRequest, ChannelResult } from './channel.js';
-
-/** What the vector channel needs from the embedding side. */
-export interface QueryEmbedding {
-  /** The model whose vectors recall may use (§8), or undefined when none is published. */
-  publishedModel(): Promise<ModelRecord | undefined>;
-  /** The configured embedder's model id, or null when no embedder is configured. */
-  readonly modelId: string | null;
-  /** Embeds a query ahead of background work; rejects when the budget runs out. */
-  embedQuery(text: string, timeoutMs: number): Promise<Float32Array | null>;
-}
 
 /** Vector channel; reports why it could not contribute instead of failing recall (§3.4). */
 export class VectorChannel implements Channel {

@@ -19,7 +19,7 @@
  * and rare ones most; words outside the vocabulary (names, numbers, codes) count as the rarest.
  * 1 means every query term occurs in the document; 0 means nothing in it relates to the query.
  */
-import { STOP_WORDS } from '../../core/text.js';
+import { STOP_WORDS } from '../../domain/text.js';
 import type { WordVectors } from '../../embed/static/word-vectors.js';
 import type { RelevanceDocument, RelevanceScorer } from './relevance.js';
 import { stem } from './stem.js';

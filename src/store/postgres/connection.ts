@@ -8,7 +8,7 @@ import type { ConnectionOptions } from 'node:tls';
 
 import pg, { type PoolConfig } from 'pg';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 
 /** TLS settings from configuration (`store.ssl`); they win over the URL's ssl parameters. */
 export interface PgSslOptions {

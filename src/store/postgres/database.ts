@@ -7,8 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import pg, { type PoolClient, type QueryResultRow } from 'pg';
 
-import type { Logger } from '../../core/log.js';
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
+import type { Logger } from '../../domain/log.js';
 import { type PgConnection, poolConfig, type PoolSettings } from './connection.js';
 import { pgError, type PgPhase, RETRYABLE_STATES } from './errors.js';
 import { migrate, type MigrationResult } from './migrations.js';

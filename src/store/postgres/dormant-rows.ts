@@ -3,8 +3,8 @@
  * lazily created tables and the primitives the shared flows of src/dormant run inside a
  * transaction (state upserts only ever extend a cooldown).
  */
-import type { AsyncDormantRowOps } from '../../dormant/flows.js';
-import { DORMANT_EVENT_COLUMNS, DORMANT_STATE_COLUMNS } from '../../dormant/rows.js';
+import type { AsyncDormantRowOps } from '../dormant/flows.js';
+import { DORMANT_EVENT_COLUMNS, DORMANT_STATE_COLUMNS } from '../dormant/rows.js';
 import type { Queryable } from './database.js';
 
 /** The two additive tables (created lazily, never by a migration). */

@@ -6,10 +6,10 @@
  * write. Evaluators of one space serialise on a transaction-level advisory lock with a short
  * lock timeout: a wait that runs out fails open (nothing recorded) instead of stalling.
  */
-import type { DormantScanHit, DormantScanRequest } from '../../dormant/dormant-store.js';
-import { type DormantFlow, runAsync } from '../../dormant/flows.js';
-import { DormantStoreBase } from '../../dormant/store-base.js';
-import { isEngramError } from '../../errors/errors.js';
+import { isEngramError } from '../../domain/errors.js';
+import { type DormantFlow, runAsync } from '../dormant/flows.js';
+import { DormantStoreBase } from '../dormant/store-base.js';
+import type { DormantScanHit, DormantScanRequest } from '../dormant-store.js';
 import type { PgDatabase } from './database.js';
 import { LOCK_CLASS, pgDormantRows, SCHEMA_SQL, SINCE } from './dormant-rows.js';
 import { compileFilter, Params, vectorText } from './rows.js';

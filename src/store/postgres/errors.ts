@@ -3,7 +3,7 @@
  * password) and says what to do — an unreachable server, a lost connection, a missing pgvector
  * extension, a user without rights, a statement past its timeout.
  */
-import { EngramError, isEngramError } from '../../errors/errors.js';
+import { EngramError, isEngramError } from '../../domain/errors.js';
 import { type PgTarget, scrub } from './connection.js';
 
 /** What the store was doing, so a privilege error can say which right is missing. */

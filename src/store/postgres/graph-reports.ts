@@ -3,9 +3,9 @@
  * `graph stats`, provenance/area/tag profiles for the hub report, and the canonical dump. They
  * mirror SQLite's graph-reports.ts query for query.
  */
-import type { Source } from '../../core/types.js';
-import type { GraphCounts, GraphDump, MentionProfile } from '../../graph/graph-store.js';
-import { mentionProfile } from '../../graph/profile.js';
+import type { Source } from '../../domain/types.js';
+import { mentionProfile } from '../graph-profile.js';
+import type { GraphCounts, GraphDump, MentionProfile } from '../graph-store.js';
 import type { Queryable } from './database.js';
 
 /** The most used surface form (or its type) of an entity, as an SQL expression. */

@@ -4,6 +4,7 @@
  * bounded fan-out, one round trip per call (lists of entities go through unnest ... WITH
  * ORDINALITY so results keep the request order). Semantics and results match SQLite's store.
  */
+import type { EdgeType, EntityType } from '../../domain/graph.js';
 import type {
   EntityLabel,
   EntityRef,
@@ -13,8 +14,7 @@ import type {
   GraphStore,
   MentionProfile,
   Neighbor,
-} from '../../graph/graph-store.js';
-import type { EdgeType, EntityType } from '../../graph/types.js';
+} from '../graph-store.js';
 import type { ItemFilter } from '../store.js';
 import type { PgDatabase, Queryable } from './database.js';
 import {

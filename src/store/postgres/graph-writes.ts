@@ -7,7 +7,7 @@
  * extractions in batch order, then the others in order, so the graph is the same, entity ids
  * included in the same relative order (they break ties in traversal and reports).
  */
-import type { GraphDoc } from '../../graph/graph-store.js';
+import type { GraphDoc } from '../graph-store.js';
 import type { Queryable } from './database.js';
 
 /** An item of the batch as it is stored. */

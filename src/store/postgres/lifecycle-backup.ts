@@ -12,10 +12,10 @@ import { open, rename, rm } from 'node:fs/promises';
 
 import type pg from 'pg';
 
-import { EXPORT_FORMAT, EXPORT_VERSION } from '../../core/transfer.js';
-import { itemToLine, relationToLine } from '../../core/transfer-records.js';
-import { EngramError } from '../../errors/errors.js';
-import { lifecycleToLine } from '../../lifecycle/transfer.js';
+import { EngramError } from '../../domain/errors.js';
+import { lifecycleToLine } from '../../transfer/lifecycle-records.js';
+import { itemToLine, relationToLine } from '../../transfer/records.js';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../transfer/transfer.js';
 import type { PgDatabase, Queryable } from './database.js';
 import { exportLifecycleRows } from './lifecycle-transfer.js';
 import { exportItems, exportRelations } from './transfer.js';

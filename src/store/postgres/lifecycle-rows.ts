@@ -3,8 +3,8 @@
  * pre-aggregated revisions and restores for whole-space scans, index probes for a few ids), and
  * the batched writes of a maintenance run and of recorded uses, one statement per batch.
  */
-import type { MaintenanceWrite, UseEventRecord } from '../../lifecycle/lifecycle-store.js';
-import type { FactsColumns } from '../../lifecycle/records.js';
+import type { FactsColumns } from '../lifecycle-records.js';
+import type { MaintenanceWrite, UseEventRecord } from '../lifecycle-store.js';
 import type { Queryable } from './database.js';
 
 /** An items row as the facts queries return it (the driver decodes arrays and booleans). */

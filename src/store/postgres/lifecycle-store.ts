@@ -4,8 +4,9 @@
  * per-conversation auto-recall state, and their export and import (lifecycle-transfer.ts). Several engram processes share the database, so every
  * read-plan-write locks the rows it plans from first, and maintenance runs one at a time.
  */
-import { EngramError } from '../../errors/errors.js';
-import { lifecycleImportKeys, planLifecycleImport } from '../../lifecycle/import-plan.js';
+import { EngramError } from '../../domain/errors.js';
+import { lifecycleImportKeys, planLifecycleImport } from '../lifecycle-import-plan.js';
+import { factsFromColumns, type UseColumns, useFromColumns } from '../lifecycle-records.js';
 import type {
   ConversationState,
   DecayFacts,
@@ -16,8 +17,7 @@ import type {
   MaintenanceWrite,
   UseCounts,
   UseEventRecord,
-} from '../../lifecycle/lifecycle-store.js';
-import { factsFromColumns, type UseColumns, useFromColumns } from '../../lifecycle/records.js';
+} from '../lifecycle-store.js';
 import type { PgDatabase } from './database.js';
 import { writeSnapshot } from './lifecycle-backup.js';
 import { lockFactsRows, readFactsRows, writeMaintenance, writeUses } from './lifecycle-rows.js';

@@ -8,15 +8,15 @@ import type {
   LifecycleImportKeys,
   LifecycleImportState,
   LifecycleImportWrites,
-} from '../../lifecycle/import-plan.js';
-import { pairKey } from '../../lifecycle/import-plan.js';
+} from '../lifecycle-import-plan.js';
+import { pairKey } from '../lifecycle-import-plan.js';
+import { type UseColumns, useFromColumns } from '../lifecycle-records.js';
 import type {
   ConversationState,
   LifecycleRecord,
   MaintenanceRunRecord,
   SettingRecord,
-} from '../../lifecycle/lifecycle-store.js';
-import { type UseColumns, useFromColumns } from '../../lifecycle/records.js';
+} from '../lifecycle-store.js';
 import type { Queryable } from './database.js';
 import { insertUseEvents } from './lifecycle-rows.js';
 

@@ -2,8 +2,8 @@
  * The published model and vectors on PostgreSQL: publishing (one model), storing vectors for the
  * versions they were made from, and access accounting. Rows are locked in pk order, so concurrent writers queue instead of deadlocking.
  */
-import { EngramError } from '../../errors/errors.js';
-import type { ModelRecord } from '../store.js';
+import { EngramError } from '../../domain/errors.js';
+import type { ModelRecord } from '../../domain/records.js';
 import type { Queryable } from './database.js';
 import { publishedModelId, upsertVectors } from './writes.js';
 

@@ -4,32 +4,34 @@
  * every statement with a timeout, and maps failures to EngramErrors naming host:port, never the
  * password. Semantics match the SQLite store; differences are listed in docs/postgres.md.
  */
-import type { Logger } from '../../core/log.js';
-import { silentLogger } from '../../core/log.js';
-import { dormantExportLines } from '../../dormant/transfer.js';
-import { EngramError, notFound } from '../../errors/errors.js';
+import { EngramError, notFound } from '../../domain/errors.js';
+import type { Logger } from '../../domain/log.js';
+import { silentLogger } from '../../domain/log.js';
+import type {
+  ItemExport,
+  ItemRecord,
+  ModelRecord,
+  RelationRecord,
+  StatusEventRecord,
+  VersionRecord,
+} from '../../domain/records.js';
+import { dormantExportLines } from '../../transfer/dormant-records.js';
 import { type LeaseRows, runLease } from '../lease.js';
 import type {
   CreateOutcome,
   ImportOutcome,
   ItemDraft,
-  ItemExport,
   ItemFilter,
-  ItemRecord,
   Lease,
   LeaseOutcome,
   ListQuery,
-  ModelRecord,
   MutationPlan,
   PendingVector,
-  RelationRecord,
   ScoredId,
   SessionTurn,
-  StatusEventRecord,
   Store,
   StoreCapabilities,
   StoreStats,
-  VersionRecord,
 } from '../store.js';
 import { parseConnection, type PgSslOptions } from './connection.js';
 import { PgDatabase } from './database.js';

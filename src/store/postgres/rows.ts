@@ -2,10 +2,11 @@
  * Row <-> record mapping of the PostgreSQL store, positional parameters, the SQL of item filters,
  * list cursors, and vectors in pgvector's text form (lossless for float32, signed zero included).
  */
-import type { RelationType } from '../../core/types.js';
-import { EngramError } from '../../errors/errors.js';
-import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../records.js';
-import type { ItemFilter, RelationRecord, StatusEventRecord, VersionRecord } from '../store.js';
+import { EngramError } from '../../domain/errors.js';
+import type { RelationRecord, StatusEventRecord, VersionRecord } from '../../domain/records.js';
+import type { RelationType } from '../../domain/types.js';
+import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../item-rows.js';
+import type { ItemFilter } from '../store.js';
 
 /** The columns of an item row, without the full-text vector. */
 export const ITEM_COLUMNS =
@@ -106,7 +107,7 @@ export function compileFilter(filter: ItemFilter, params: Params, alias = 'i'): 
   return parts.join(' AND ');
 }
 
-export { decodeCursor, encodeCursor } from '../records.js';
+export { decodeCursor, encodeCursor } from '../item-rows.js';
 
 /** A vector in pgvector's text form; each float32 prints as its shortest exact decimal. */
 export function vectorText(vector: Float32Array): string {

@@ -5,13 +5,13 @@
  * keep key order, vectors keep every float32 bit.
  */
 import type {
-  ImportOutcome,
   ItemExport,
   ItemRecord,
   RelationRecord,
   StatusEventRecord,
   VersionRecord,
-} from '../store.js';
+} from '../../domain/records.js';
+import type { ImportOutcome } from '../store.js';
 import type { PgDatabase, Queryable } from './database.js';
 import { PG_LATEST_SCHEMA_VERSION } from './migrations.js';
 import {

@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 
-import type { Logger } from '../../core/log.js';
+import type { Logger } from '../../domain/log.js';
 import type { PgDatabase } from './database.js';
 import { LOCK_CLASS_INDEX, lockKey } from './migrations.js';
 import { vectorIndexName, vectorIndexSql } from './vector-index.js';

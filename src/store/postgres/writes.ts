@@ -4,18 +4,20 @@
  * serialised by advisory locks on (space, kind, body hash), and mutation plans run between a
  * locking read and the writes.
  */
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
+import type {
+  ItemRecord,
+  RelationRecord,
+  StatusEventRecord,
+  VersionRecord,
+} from '../../domain/records.js';
 import {
   type CreateOutcome,
   type ItemChange,
   type ItemDraft,
-  type ItemRecord,
   type MutationPlan,
   PATCHABLE_COLUMNS,
-  type RelationRecord,
-  type StatusEventRecord,
   type VectorWrite,
-  type VersionRecord,
 } from '../store.js';
 import type { Queryable } from './database.js';
 import { lockKey } from './migrations.js';

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import Database from 'better-sqlite3';
 
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** The subset of better-sqlite3 this store uses. */

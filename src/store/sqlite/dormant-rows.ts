@@ -3,9 +3,9 @@
  * primitives the shared flows of src/dormant run inside a transaction, and the exact cosine of a
  * stored vector blob.
  */
-import type { Kind } from '../../core/types.js';
-import type { DormantRowOps } from '../../dormant/flows.js';
-import { DORMANT_EVENT_COLUMNS, DORMANT_STATE_COLUMNS } from '../../dormant/rows.js';
+import type { Kind } from '../../domain/types.js';
+import type { DormantRowOps } from '../dormant/flows.js';
+import { DORMANT_EVENT_COLUMNS, DORMANT_STATE_COLUMNS } from '../dormant/rows.js';
 import type { SqliteDatabase } from './database.js';
 
 /** The two additive tables (created lazily, never by a migration). */

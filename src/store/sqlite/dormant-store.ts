@@ -9,11 +9,11 @@
  */
 import Database from 'better-sqlite3';
 
-import type { DormantScanHit, DormantScanRequest } from '../../dormant/dormant-store.js';
-import { type DormantFlow, runSync } from '../../dormant/flows.js';
-import { BoundedHeap } from '../../dormant/heap.js';
-import { DormantStoreBase } from '../../dormant/store-base.js';
-import { EngramError } from '../../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
+import { type DormantFlow, runSync } from '../dormant/flows.js';
+import { BoundedHeap } from '../dormant/heap.js';
+import { DormantStoreBase } from '../dormant/store-base.js';
+import type { DormantScanHit, DormantScanRequest } from '../dormant-store.js';
 import { isBusyError, type SqliteDatabase, storeError } from './database.js';
 import {
   cosineWith,

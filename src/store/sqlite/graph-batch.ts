@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 
-import type { GraphDoc } from '../../graph/graph-store.js';
+import type { GraphDoc } from '../graph-store.js';
 import { itemLinksSql, relationLinksSql, sqlStatements } from './graph-schema.js';
 
 /** Prepares (or reuses) a statement on the store's connection. */

@@ -2,8 +2,8 @@
  * Read-only graph queries of the SQLite backend that scan more than an index seek: counts for
  * `graph stats`, provenance/area/tag profiles for the hub report, and the canonical dump.
  */
-import type { GraphCounts, GraphDump, MentionProfile } from '../../graph/graph-store.js';
-import { mentionProfile, type ProfiledMemory } from '../../graph/profile.js';
+import { mentionProfile, type ProfiledMemory } from '../graph-profile.js';
+import type { GraphCounts, GraphDump, MentionProfile } from '../graph-store.js';
 import type { SqliteDatabase } from './database.js';
 
 /** The most used surface form (or its type) of an entity, as an SQL expression. */

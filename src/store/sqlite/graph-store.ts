@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 
+import type { EdgeType, EntityType } from '../../domain/graph.js';
 import type {
   EntityLabel,
   EntityRef,
@@ -13,8 +14,7 @@ import type {
   GraphStore,
   MentionProfile,
   Neighbor,
-} from '../../graph/graph-store.js';
-import type { EdgeType, EntityType } from '../../graph/types.js';
+} from '../graph-store.js';
 import type { ItemFilter } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { storeError, writeWithRetry } from './database.js';

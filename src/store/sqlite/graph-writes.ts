@@ -6,7 +6,7 @@
  * counts, pair weights and degrees following by trigger (graph-schema.ts). An unchanged
  * extraction is not rewritten.
  */
-import type { GraphDoc } from '../../graph/graph-store.js';
+import type { GraphDoc } from '../graph-store.js';
 import { type FreshDoc, type Prepare, type WriteContext, writeFresh } from './graph-batch.js';
 import { itemLinksSql, relationLinksSql, sqlStatements, unlinkItemSql } from './graph-schema.js';
 

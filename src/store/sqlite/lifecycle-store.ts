@@ -5,8 +5,9 @@
  */
 import type { Statement } from 'better-sqlite3';
 
-import { EngramError } from '../../errors/errors.js';
-import { lifecycleImportKeys, planLifecycleImport } from '../../lifecycle/import-plan.js';
+import { EngramError } from '../../domain/errors.js';
+import { lifecycleImportKeys, planLifecycleImport } from '../lifecycle-import-plan.js';
+import { type FactsColumns, factsFromColumns } from '../lifecycle-records.js';
 import type {
   ConversationState,
   DecayFacts,
@@ -17,8 +18,7 @@ import type {
   MaintenanceWrite,
   UseCounts,
   UseEventRecord,
-} from '../../lifecycle/lifecycle-store.js';
-import { type FactsColumns, factsFromColumns } from '../../lifecycle/records.js';
+} from '../lifecycle-store.js';
 import { type SqliteDatabase, storeError, writeWithRetry } from './database.js';
 import {
   exportLifecycleRows,

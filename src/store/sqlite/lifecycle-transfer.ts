@@ -8,15 +8,15 @@ import {
   type LifecycleImportState,
   type LifecycleImportWrites,
   pairKey,
-} from '../../lifecycle/import-plan.js';
+} from '../lifecycle-import-plan.js';
+import { type UseColumns, useFromColumns } from '../lifecycle-records.js';
 import type {
   ConversationState,
   LifecycleRecord,
   MaintenanceRunRecord,
   SettingRecord,
   UseEventRecord,
-} from '../../lifecycle/lifecycle-store.js';
-import { type UseColumns, useFromColumns } from '../../lifecycle/records.js';
+} from '../lifecycle-store.js';
 import type { SqliteDatabase } from './database.js';
 
 /** Rows read per page of an export. */

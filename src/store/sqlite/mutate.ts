@@ -1,12 +1,7 @@
 /** Applies a mutation plan inside the SQLite store's write transaction. */
-import { EngramError } from '../../errors/errors.js';
-import {
-  type ItemChange,
-  type ItemRecord,
-  type MutationPlan,
-  PATCHABLE_COLUMNS as PATCHABLE,
-  type RelationRecord,
-} from '../store.js';
+import { EngramError } from '../../domain/errors.js';
+import type { ItemRecord, RelationRecord } from '../../domain/records.js';
+import { type ItemChange, type MutationPlan, PATCHABLE_COLUMNS as PATCHABLE } from '../store.js';
 import { itemColumns, itemFromRow, type ItemRow, relationFromRow } from './rows.js';
 import type { SqliteStore } from './sqlite-store.js';
 

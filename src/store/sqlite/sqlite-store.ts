@@ -6,32 +6,34 @@ import { statSync } from 'node:fs';
 
 import type Database from 'better-sqlite3';
 
-import { EngramError, notFound } from '../../errors/errors.js';
+import { EngramError, notFound } from '../../domain/errors.js';
+import type {
+  ItemExport,
+  ItemRecord,
+  ModelRecord,
+  RelationRecord,
+  StatusEventRecord,
+  VersionRecord,
+} from '../../domain/records.js';
+import { decodeCursor, encodeCursor } from '../item-rows.js';
 import { runLease } from '../lease.js';
-import { decodeCursor, encodeCursor } from '../records.js';
 import type {
   CreateOutcome,
   ImportOutcome,
   ItemDraft,
-  ItemExport,
   ItemFilter,
-  ItemRecord,
   Lease,
   LeaseOutcome,
   ListQuery,
-  ModelRecord,
   MutationPlan,
   PendingVector,
-  RelationRecord,
   ScoredId,
   SessionTurn,
-  StatusEventRecord,
   Store,
   StoreCapabilities,
   StoreStats,
   VectorSearchResult,
   VectorWrite,
-  VersionRecord,
 } from '../store.js';
 import { ANN_DEFAULTS, type AnnOptions, SqliteVectorSearch } from './ann-search.js';
 import { openDatabase, type SqliteDatabase, storeError, writeWithRetry } from './database.js';

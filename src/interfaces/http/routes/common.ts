@@ -3,8 +3,8 @@ import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-opena
 import type { Context, MiddlewareHandler } from 'hono';
 
 import type { Engram } from '../../../app.js';
-import { spaceSchema } from '../../../core/input.js';
-import { parseWith } from '../../../errors/zod.js';
+import { spaceSchema } from '../../../domain/input.js';
+import { parseWith } from '../../../domain/zod.js';
 import { authorize, type Role } from '../auth.js';
 import type { HttpEnv } from '../env.js';
 import { ErrorSchema, type RequestSchemas } from '../schemas.js';

@@ -4,9 +4,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 
-import { spaceSchema } from '../../../core/input.js';
-import { DORMANT_FEEDBACK } from '../../../dormant/dormant-store.js';
+import { spaceSchema } from '../../../domain/input.js';
 import { MAX_REVIEW_LIMIT } from '../../../dormant/input.js';
+import { DORMANT_FEEDBACK } from '../../../store/dormant-store.js';
 import { SpaceParams } from '../schemas.js';
 import { access, ERRORS, type HttpApp, jsonBody, jsonContent, type RouteDeps } from './common.js';
 

@@ -5,7 +5,7 @@
 import { z } from '@hono/zod-openapi';
 
 import { autoRecallSchemas } from '../../../autorecall/input.js';
-import { configureInputSchema } from '../../../autorecall/settings.js';
+import { configureInputSchema } from '../../../config/autorecall-settings.js';
 import { maintainInputSchema, observeInputSchema } from '../../../lifecycle/input.js';
 import { REVIEW_ACTIONS } from '../../../lifecycle/review.js';
 import { IdParams, MemorySchema, SpaceParams } from '../schemas.js';

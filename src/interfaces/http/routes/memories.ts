@@ -2,8 +2,8 @@
  * Memory routes: remember (one or a batch), list, get, revise (PATCH), forget (DELETE), history.
  * Each handler is one MemoryService call in the path's space.
  */
-import type { BatchResult } from '../../../core/service.js';
-import { EngramError } from '../../../errors/errors.js';
+import { EngramError } from '../../../domain/errors.js';
+import type { BatchResult } from '../../../service/service.js';
 import {
   BatchResultSchema,
   HistorySchema,

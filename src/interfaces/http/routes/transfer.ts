@@ -5,9 +5,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 
-import type { Logger } from '../../../core/log.js';
-import { exportLines, importLines } from '../../../core/transfer.js';
-import { EngramError } from '../../../errors/errors.js';
+import { EngramError } from '../../../domain/errors.js';
+import type { Logger } from '../../../domain/log.js';
+import { exportLines, importLines } from '../../../transfer/transfer.js';
 import { ndjsonLines } from '../body.js';
 import { publicError } from '../errors.js';
 import { SpaceParams } from '../schemas.js';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 import { autoRecallSchemas } from '../../../autorecall/input.js';
-import { configureInputSchema } from '../../../autorecall/settings.js';
+import { configureInputSchema } from '../../../config/autorecall-settings.js';
 import { observeInputSchema } from '../../../lifecycle/input.js';
 import { COMMON_DOCS, defineTool, described, READ_ONLY, type ToolGroup, WRITES } from '../tool.js';
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { idSchema, spaceSchema } from '../../../core/input.js';
+import { idSchema, spaceSchema } from '../../../domain/input.js';
 import {
   COMMON_DOCS,
   defineTool,

@@ -1,7 +1,7 @@
 /** MCP tools linking memories: relate (and un-relate) and supersede. */
 import { z } from 'zod';
 
-import { idSchema, spaceSchema } from '../../../core/input.js';
+import { idSchema, spaceSchema } from '../../../domain/input.js';
 import { COMMON_DOCS, defineTool, described, type ToolGroup, WRITES } from '../tool.js';
 
 const change = {

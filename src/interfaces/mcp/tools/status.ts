@@ -1,7 +1,7 @@
 /** The MCP status tool: store counts, embedder and published model of one space. */
 import { z } from 'zod';
 
-import { spaceSchema } from '../../../core/input.js';
+import { spaceSchema } from '../../../domain/input.js';
 import { COMMON_DOCS, defineTool, described, READ_ONLY, type ToolGroup } from '../tool.js';
 
 /** status. */

@@ -3,8 +3,8 @@
  * running a flow (a write transaction with a short lock wait, and plain reads) and its SQL
  * primitives. A backend adds the exact scan, its connection and its transactions.
  */
-import type { Kind } from '../core/types.js';
-import { EngramError } from '../errors/errors.js';
+import { EngramError } from '../../domain/errors.js';
+import type { Kind } from '../../domain/types.js';
 import type {
   DormantEventRecord,
   DormantRecordRequest,
@@ -13,7 +13,7 @@ import type {
   DormantScanRequest,
   DormantStateRecord,
   DormantStore,
-} from './dormant-store.js';
+} from '../dormant-store.js';
 import {
   call,
   type DormantFlow,

@@ -7,12 +7,16 @@
  */
 import { z } from 'zod';
 
-import { configureInputSchema, SETTINGS_KEY } from '../autorecall/settings.js';
-import { areaSchema, idSchema, isoSchema, spaceSchema } from '../core/input.js';
-import { EngramError } from '../errors/errors.js';
-import { fromZodError } from '../errors/zod.js';
+import { configureInputSchema, SETTINGS_KEY } from '../config/autorecall-settings.js';
+import { EngramError } from '../domain/errors.js';
+import { areaSchema, idSchema, isoSchema, spaceSchema } from '../domain/input.js';
+import { fromZodError } from '../domain/zod.js';
+import type {
+  LifecycleImportOutcome,
+  LifecycleRecord,
+  UseSource,
+} from '../store/lifecycle-store.js';
 import type { Store } from '../store/store.js';
-import type { LifecycleImportOutcome, LifecycleRecord, UseSource } from './lifecycle-store.js';
 
 /** Line types this module owns, in the order an export writes them. */
 export const LIFECYCLE_LINE_TYPES = [

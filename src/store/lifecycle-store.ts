@@ -3,9 +3,9 @@
  * backend beyond the Store interface. A backend exposes it as `store.lifecycle`; one without it
  * makes every lifecycle operation fail with a clear error instead of half-working.
  */
-import type { Kind, Prior, Status } from '../core/types.js';
-import { EngramError } from '../errors/errors.js';
-import type { Store } from '../store/store.js';
+import { EngramError } from '../domain/errors.js';
+import type { Kind, Prior, Status } from '../domain/types.js';
+import type { Store } from './store.js';
 
 /** The stored facts strength is computed from (§7.1), one row per item. */
 export interface DecayFacts {

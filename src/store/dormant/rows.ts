@@ -3,13 +3,13 @@
  * driver returns (PostgreSQL hands 64-bit integers back as decimal strings, SQLite as numbers),
  * and the pure rules a backend's transaction applies to them.
  */
-import type { Kind } from '../core/types.js';
+import type { Kind } from '../../domain/types.js';
 import type {
   DormantEventRecord,
   DormantRankedCandidate,
   DormantRecordRequest,
   DormantStateRecord,
-} from './dormant-store.js';
+} from '../dormant-store.js';
 
 /** An integer column as a driver returns it: a number, or a decimal string for a 64-bit one. */
 export type DriverInt = number | string;

@@ -2,19 +2,18 @@
  * Mutation plans: the domain rules of every change to existing memories, as pure functions of the
  * current state. The store runs a plan inside its write transaction, so rules and writes are atomic.
  */
-import { EngramError, notFound } from '../errors/errors.js';
+import { EngramError, notFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { ItemRecord, RelationRecord } from '../domain/records.js';
+import { bodyHash } from '../domain/text.js';
+import type { RelationType, Status } from '../domain/types.js';
 import type {
   ItemChange,
-  ItemRecord,
   Mutation,
   MutationContext,
   MutationPlan,
-  RelationRecord,
   VectorWrite,
 } from '../store/store.js';
-import { newId } from './ids.js';
-import { bodyHash } from './text.js';
-import type { RelationType, Status } from './types.js';
 
 /** Who does a change, when and why. */
 export interface ChangeMeta {

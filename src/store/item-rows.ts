@@ -3,9 +3,10 @@
  * array and boolean columns) as an ItemRecord, and the opaque list cursor. The backends keep
  * only what their driver returns differently.
  */
-import type { Kind, Status, VectorState } from '../core/types.js';
-import { EngramError } from '../errors/errors.js';
-import type { ItemFilter, ItemRecord } from './store.js';
+import { EngramError } from '../domain/errors.js';
+import type { ItemRecord } from '../domain/records.js';
+import type { Kind, Status, VectorState } from '../domain/types.js';
+import type { ItemFilter } from './store.js';
 
 /** An `items` row with its columns decoded to record types; text enums are not yet checked. */
 export type ItemColumns = Omit<ItemRecord, 'kind' | 'status' | 'vector_state'> & {

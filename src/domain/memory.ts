@@ -1,10 +1,5 @@
 /** Mapping of stored records to the shapes callers see (ISO timestamps, no storage fields). */
-import type {
-  ItemRecord,
-  RelationRecord,
-  StatusEventRecord,
-  VersionRecord,
-} from '../store/store.js';
+import type { ItemRecord, RelationRecord, StatusEventRecord, VersionRecord } from './records.js';
 import type { Memory, Relation, StatusEvent, Version } from './types.js';
 
 /** Epoch milliseconds -> ISO 8601, keeping null. */

@@ -6,8 +6,30 @@
 import type { HistoryMessage, RecallAnalysis } from '../autorecall/analyze.js';
 import { AutoRecall, type AutoRecallResult, type AutoRecallStats } from '../autorecall/engine.js';
 import type { AnalyzeInput, ProcessMessageInput } from '../autorecall/input.js';
-import type { AutoRecallSettings, ConfigureAutoRecallInput } from '../autorecall/settings.js';
+import type {
+  AutoRecallSettings,
+  ConfigureAutoRecallInput,
+} from '../config/autorecall-settings.js';
 import type { Config } from '../config/schema.js';
+import { EngramError, notFound, toEngramError } from '../domain/errors.js';
+import type { EntityInfo, GraphStats } from '../domain/graph.js';
+import { newId } from '../domain/ids.js';
+import {
+  type InputSchemas,
+  inputSchemas,
+  type ListRequest,
+  type RecallRequest,
+  type RememberInput,
+  type ReviseInput,
+  spaceSchema,
+} from '../domain/input.js';
+import type { Logger } from '../domain/log.js';
+import { toMemory, toRelation, toStatusEvent, toVersion } from '../domain/memory.js';
+import type { WriteEvent, WriteObserver } from '../domain/observers.js';
+import type { ItemExport, ItemRecord, ModelRecord, RelationRecord } from '../domain/records.js';
+import { bodyHash, embeddingText } from '../domain/text.js';
+import type { History, Memory, RecallResponse, Relation, RelationType } from '../domain/types.js';
+import { parseWith } from '../domain/zod.js';
 import type { CalibrationReport } from '../dormant/calibrate.js';
 import { DormantRecall } from '../dormant/dormant-recall.js';
 import type {
@@ -18,8 +40,6 @@ import type {
 } from '../dormant/input.js';
 import type { DormantFeedbackResult, DormantInspection, DormantReview } from '../dormant/views.js';
 import type { EmbedderState, PrepareOptions } from '../embed/embedder.js';
-import { EngramError, notFound, toEngramError } from '../errors/errors.js';
-import { parseWith } from '../errors/zod.js';
 import { InlineExtractor, WorkerExtractor } from '../graph/extractor.js';
 import {
   type EntitiesRequest,
@@ -31,12 +51,13 @@ import {
 } from '../graph/graph-api.js';
 import type { HubReport } from '../graph/hubs.js';
 import { GraphMaintainer, type RebuildProgress, type RebuildReport } from '../graph/maintainer.js';
-import type { EntityInfo, GraphStats } from '../graph/types.js';
 import type { MaintainInput, ObserveInput, ReviewInput } from '../lifecycle/input.js';
 import { Lifecycle, type ObserveResult, type ReviewList } from '../lifecycle/lifecycle.js';
 import type { MaintenanceReport } from '../lifecycle/maintain.js';
 import type { ReviewAction } from '../lifecycle/review.js';
 import type { MaintenanceSchedule } from '../lifecycle/scheduler.js';
+import * as plans from '../memories/plans.js';
+import type { VectorSupply } from '../models/supply.js';
 import type { Channel } from '../retrieval/channels/channel.js';
 import { GraphChannel, graphLimits } from '../retrieval/channels/graph.js';
 import { KeywordChannel } from '../retrieval/channels/keyword.js';
@@ -47,32 +68,11 @@ import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
 import type {
   ImportOutcome,
   ItemDraft,
-  ItemExport,
   ItemFilter,
-  ItemRecord,
-  ModelRecord,
   MutationPlan,
-  RelationRecord,
   Store,
   StoreStats,
 } from '../store/store.js';
-import { newId } from './ids.js';
-import {
-  type InputSchemas,
-  inputSchemas,
-  type ListRequest,
-  type RecallRequest,
-  type RememberInput,
-  type ReviseInput,
-  spaceSchema,
-} from './input.js';
-import type { Logger } from './log.js';
-import { toMemory, toRelation, toStatusEvent, toVersion } from './memory.js';
-import type { WriteEvent, WriteObserver } from './observers.js';
-import * as plans from './plans.js';
-import { bodyHash, embeddingText } from './text.js';
-import type { History, Memory, RecallResponse, Relation, RelationType } from './types.js';
-import type { VectorSupply } from './vectors.js';
 
 /** Options common to changes: which space, who, why. */
 export interface ChangeOptions {

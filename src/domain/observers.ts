@@ -3,7 +3,7 @@
  * current hear about every committed write here, after the store has committed it. A failing
  * observer is logged and never undoes or fails the write; derived state has its own rebuild.
  */
-import type { ItemRecord } from '../store/store.js';
+import type { ItemRecord } from './records.js';
 
 /** A committed write. */
 export type WriteEvent =

@@ -2,9 +2,28 @@
  * Domain types of engram: memory items, versions, relations, status events and the recall
  * envelope. These are the shapes every interface (library, CLI, MCP, HTTP) returns.
  */
-import type { KINDS, STATUSES } from '../config/schema.js';
-
-export { KINDS, STATUSES } from '../config/schema.js';
+/** Memory kinds of §1.1. */
+export const KINDS = [
+  'fact',
+  'preference',
+  'rule',
+  'skill',
+  'procedure',
+  'note',
+  'episode',
+  'identity',
+  'working',
+] as const;
+/** Item statuses of §1.1 / §7. */
+export const STATUSES = [
+  'candidate',
+  'active',
+  'challenged',
+  'superseded',
+  'merged',
+  'archived',
+  'forgotten',
+] as const;
 
 /** A memory kind (§1.1). */
 export type Kind = (typeof KINDS)[number];

@@ -3,11 +3,11 @@
  * memory has been dormant, the bounded bonus, deterministic ranking, and literal-overlap counting.
  * No I/O here, so every rule is testable on its own.
  */
-import type { Config } from '../config/schema.js';
-import { STOP_WORDS, wordTokens } from '../core/text.js';
-import type { Kind } from '../core/types.js';
-import { EngramError } from '../errors/errors.js';
-import type { DormantEventRecord, DormantFeedback } from './dormant-store.js';
+import type { Config } from '../../config/schema.js';
+import { EngramError } from '../../domain/errors.js';
+import { STOP_WORDS, wordTokens } from '../../domain/text.js';
+import type { Kind } from '../../domain/types.js';
+import type { DormantEventRecord, DormantFeedback } from '../dormant-store.js';
 
 /** One day in milliseconds. */
 export const DAY_MS = 86_400_000;

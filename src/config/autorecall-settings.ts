@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 
-import { AUTO_RECALL_MODES, type Config } from '../config/schema.js';
-import { spaceSchema } from '../core/input.js';
+import { spaceSchema } from '../domain/input.js';
+import { AUTO_RECALL_MODES, type Config } from './schema.js';
 
 /** The runtime-settable auto-recall controls. */
 export interface AutoRecallSettings {

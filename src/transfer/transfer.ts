@@ -6,14 +6,16 @@
  * idempotently: a re-run creates nothing new. Each bad line fails alone, reported with its line
  * number.
  */
+import { EngramError, toEngramError } from '../domain/errors.js';
+import type { ItemExport, RelationRecord } from '../domain/records.js';
+import type { MemoryService } from '../service/service.js';
 import {
   DORMANT_LINE_TYPES,
   dormantExportLines,
   type DormantLine,
   importDormantLines,
   parseDormantLine,
-} from '../dormant/transfer.js';
-import { EngramError, toEngramError } from '../errors/errors.js';
+} from './dormant-records.js';
 import {
   importLifecycleLines,
   LIFECYCLE_LINE_TYPES,
@@ -21,15 +23,8 @@ import {
   type LifecycleLine,
   lifecycleLineSpace,
   parseLifecycleLine,
-} from '../lifecycle/transfer.js';
-import type { ItemExport, RelationRecord } from '../store/store.js';
-import type { MemoryService } from './service.js';
-import {
-  itemToLine,
-  parseItemLine,
-  parseRelationLine,
-  relationToLine,
-} from './transfer-records.js';
+} from './lifecycle-records.js';
+import { itemToLine, parseItemLine, parseRelationLine, relationToLine } from './records.js';
 
 /** Format tag of the export header. */
 export const EXPORT_FORMAT = 'engram-export';

@@ -4,7 +4,7 @@
  * same decisions run inside SQLite's synchronous transactions (`runSync`) and PostgreSQL's
  * asynchronous ones (`runAsync`). The backends keep only SQL and driver calls.
  */
-import type { Kind } from '../core/types.js';
+import type { Kind } from '../../domain/types.js';
 import type {
   DormantEventRecord,
   DormantFeedback,
@@ -13,7 +13,7 @@ import type {
   DormantRetention,
   DormantStateRecord,
   DormantStore,
-} from './dormant-store.js';
+} from '../dormant-store.js';
 import { checkFeedback } from './profile.js';
 import { type DormantCandidateRow, eventFromRow, recordedEvent, stillSelectable } from './rows.js';
 

@@ -7,7 +7,7 @@
  * and maintenance runs are kept by id; a setting or a conversation state replaces the held one
  * only when newer. So a re-run changes nothing and reports `exists`.
  */
-import { EngramError } from '../errors/errors.js';
+import { EngramError } from '../domain/errors.js';
 import type {
   ConversationState,
   LifecycleImportOutcome,

@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 
-import { EngramError } from '../errors/errors.js';
-import { fromZodError } from '../errors/zod.js';
-import type { ItemExport, RelationRecord } from '../store/store.js';
-import { idSchema, isoSchema, sourceSchema, spaceSchema } from './input.js';
-import { KINDS, RELATION_TYPES, STATUSES } from './types.js';
+import { EngramError } from '../domain/errors.js';
+import { idSchema, isoSchema, sourceSchema, spaceSchema } from '../domain/input.js';
+import type { ItemExport, RelationRecord } from '../domain/records.js';
+import { KINDS, RELATION_TYPES, STATUSES } from '../domain/types.js';
+import { fromZodError } from '../domain/zod.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const isoOrNull = z.union([isoSchema, z.null()]);

@@ -4,7 +4,7 @@
  * hands the values here, where kind, status and source are typed and extra columns (the row key)
  * are left behind.
  */
-import type { Kind, Status } from '../core/types.js';
+import type { Kind, Status } from '../domain/types.js';
 import type { DecayFacts, UseEventRecord, UseSource } from './lifecycle-store.js';
 
 /** Decay facts as read: kind and status not yet checked, a null status meaning active. */

@@ -2,7 +2,7 @@
  * The one mapping of error codes at each edge: CLI exit codes, HTTP statuses. MCP returns tool
  * errors (`isError: true`) carrying the code, so it needs no table.
  */
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode } from '../domain/errors.js';
 
 /** CLI exit codes. 0 is success; 10 means some items of a batch failed while the rest were applied. */
 export const EXIT_CODES: Readonly<Record<ErrorCode | 'OK' | 'USAGE' | 'PARTIAL', number>> = {

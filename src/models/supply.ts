@@ -5,11 +5,12 @@
  * and fills pending items in a background pass.
  */
 import type { Config } from '../config/schema.js';
+import type { Logger } from '../domain/log.js';
+import type { ModelRecord } from '../domain/records.js';
+import { embeddingText } from '../domain/text.js';
 import type { Embedder, EmbedderState, PrepareOptions } from '../embed/embedder.js';
-import type { QueryEmbedding } from '../retrieval/channels/vector.js';
-import type { ModelRecord, Store } from '../store/store.js';
-import type { Logger } from './log.js';
-import { embeddingText } from './text.js';
+import type { QueryEmbedding } from '../embed/embedder.js';
+import type { Store } from '../store/store.js';
 
 /** The slice of the embedding queue the service uses. */
 export interface EmbedQueue {

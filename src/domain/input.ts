@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 
-import type { Config } from '../config/schema.js';
 import { KINDS, RELATION_TYPES, STATUSES, TRUST_LABELS } from './types.js';
 
 const SPACE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -47,7 +46,7 @@ export const sourceSchema = z.strictObject({
   trust: z.enum(TRUST_LABELS).optional(),
 });
 
-function bodySchema(limits: Config['limits']) {
+function bodySchema(limits: InputLimits) {
   return textField
     .refine((s) => s.trim() !== '', 'must not be empty')
     .refine(
@@ -56,7 +55,7 @@ function bodySchema(limits: Config['limits']) {
     );
 }
 
-function tagsSchema(limits: Config['limits']) {
+function tagsSchema(limits: InputLimits) {
   return z
     .array(
       z
@@ -69,14 +68,29 @@ function tagsSchema(limits: Config['limits']) {
     .max(limits.max_tags, `must have at most ${limits.max_tags} tags`);
 }
 
-function titleSchema(limits: Config['limits']) {
+function titleSchema(limits: InputLimits) {
   return textField
     .max(limits.max_title_chars, `must be at most ${limits.max_title_chars} characters`)
     .nullable();
 }
 
+/** The size limits input is validated against (the `limits` section of the configuration). */
+export interface InputLimits {
+  max_body_bytes: number;
+  max_tag_chars: number;
+  max_tags: number;
+  max_title_chars: number;
+  max_query_chars: number;
+}
+
+/** What the input schemas need of the configuration. */
+export interface InputSchemaConfig {
+  limits: InputLimits;
+  recall: { max_pool: number };
+}
+
 /** All operation schemas for one configuration's limits. */
-export function inputSchemas(config: Config) {
+export function inputSchemas(config: InputSchemaConfig) {
   const { limits } = config;
   const common = {
     space: spaceSchema.optional(),

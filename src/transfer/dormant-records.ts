@@ -5,15 +5,15 @@
  */
 import { z } from 'zod';
 
-import { idSchema, isoSchema, spaceSchema } from '../core/input.js';
-import { EngramError } from '../errors/errors.js';
-import { fromZodError } from '../errors/zod.js';
-import type { Store } from '../store/store.js';
+import { EngramError } from '../domain/errors.js';
+import { idSchema, isoSchema, spaceSchema } from '../domain/input.js';
+import { fromZodError } from '../domain/zod.js';
 import {
   DORMANT_FEEDBACK,
   type DormantEventRecord,
   type DormantStateRecord,
-} from './dormant-store.js';
+} from '../store/dormant-store.js';
+import type { Store } from '../store/store.js';
 
 /** Line types this module owns. */
 export const DORMANT_LINE_TYPES = ['dormant_event', 'dormant_state'] as const;
