@@ -1,18 +1,40 @@
 /**
- * createEngram(config): the one place that wires default implementations — the store backend,
- * the embedder and its queue, the logger — into a MemoryService.
+ * createEngram(config): the one place that wires engram together. It opens the store, the
+ * embedder and its queue, builds the capability modules (graph upkeep, recall channels, dormant
+ * recall, lifecycle, auto-recall) and composes the service facades into one Engram object.
  */
+import { AutoRecall } from './autorecall/engine.js';
 import { loadConfig } from './config/load.js';
 import type { Config, ConfigInput } from './config/schema.js';
 import { type Logger, stderrLogger } from './domain/log.js';
+import type { WriteObserver } from './domain/observers.js';
+import { DormantRecall } from './dormant/dormant-recall.js';
 import type { Embedder } from './embed/embedder.js';
 import { EmbeddingQueue } from './embed/queue.js';
 import { StaticEmbedder } from './embed/static/static-embedder.js';
+import { InlineExtractor, WorkerExtractor } from './graph/extractor.js';
+import { GraphApi } from './graph/graph-api.js';
+import { GraphMaintainer } from './graph/maintainer.js';
+import { Lifecycle } from './lifecycle/lifecycle.js';
 import { VectorSupply } from './models/supply.js';
+import type { Channel } from './retrieval/channels/channel.js';
+import { GraphChannel, graphLimits } from './retrieval/channels/graph.js';
+import { KeywordChannel } from './retrieval/channels/keyword.js';
+import { TimeChannel } from './retrieval/channels/time.js';
+import { VectorChannel } from './retrieval/channels/vector.js';
+import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
-import { MemoryService } from './service/service.js';
-import { openPostgresStore } from './store/postgres/postgres-store.js';
-import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import { type AutoRecallFacade, autoRecallFacade } from './service/autorecall.js';
+import { type ServiceContext, serviceContext } from './service/context.js';
+import { type DormantFacade, dormantFacade } from './service/dormant.js';
+import { type GraphFacade, graphFacade } from './service/graph.js';
+import { type LifecycleFacade, lifecycleFacade } from './service/lifecycle.js';
+import { type MemoryChanges, memoryChanges } from './service/memory-changes.js';
+import { type MemoryReads, memoryReads } from './service/memory-reads.js';
+import { type MemoryWrites, memoryWrites } from './service/memory-writes.js';
+import { type ModelsFacade, modelsFacade } from './service/models.js';
+import { type RecallFacade, recallFacade } from './service/recall.js';
+import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
 /** Options of createEngram. */
@@ -33,35 +55,37 @@ export interface CreateEngramOptions {
   now?: () => number;
 }
 
-/** The engram service returned by createEngram. */
-export type Engram = MemoryService;
+/** The engram service: every capability's facade, composed; what every interface calls. */
+export type Engram = MemoryWrites &
+  MemoryReads &
+  MemoryChanges &
+  RecallFacade &
+  ModelsFacade &
+  LifecycleFacade &
+  AutoRecallFacade &
+  GraphFacade &
+  DormantFacade & {
+    /** The validated configuration the service runs with. */
+    readonly config: Config;
+    /** The store, for import/export and maintenance modules. */
+    readonly storeForTransfer: Store;
+    /** Registers a module that follows committed writes (e.g. the HTTP backfill worker). */
+    addWriteObserver(observer: WriteObserver): void;
+    /** Waits for background work (bounded), then releases the store and the embedder. */
+    close(options?: { drainMs?: number }): Promise<void>;
+  };
 
-function openStore(config: Config, log: Logger): Store {
-  const { store } = config;
-  if (store.backend === 'postgres')
-    // Connects on first use, so createEngram stays synchronous.
-    return openPostgresStore({
-      url: store.url!,
-      schema: store.schema,
-      poolSize: store.pool_size,
-      statementTimeoutMs: store.statement_timeout_ms,
-      connectTimeoutMs: store.connect_timeout_ms,
-      ssl: store.ssl,
-      // `store.ann` as for SQLite's index, with pgvector's own build and search widths.
-      hnsw: {
-        m: store.ann.m,
-        efConstruction: store.ann.postgres_ef_construction,
-        efSearch: store.ann.postgres_ef_search,
-        exactBelow: store.ann.enabled ? store.ann.min_items : Number.POSITIVE_INFINITY,
-      },
-      logger: log,
-    });
-  return openSqliteStore({
-    path: config.store.path!,
-    ann: config.store.ann,
-    busyTimeoutMs: config.store.busy_timeout_ms,
-    writeRetryMs: config.store.write_retry_ms,
-  });
+/** What an Engram is assembled from once the store and the vector supply exist. */
+export interface EngramParts {
+  config: Config;
+  store: Store;
+  vectors: VectorSupply;
+  log: Logger;
+  now?: () => number;
+  /** The relevance scorer (§8) for reranking; none when no word vectors are available. */
+  relevance?: RelevanceScorer | null;
+  /** The scorer of the dormant relevance check (§9.2); default: `relevance`. */
+  dormantRelevance?: RelevanceScorer | null;
 }
 
 function defaultEmbedder(config: Config): Embedder | null {
@@ -69,7 +93,7 @@ function defaultEmbedder(config: Config): Embedder | null {
   return new StaticEmbedder({ cacheDir: config.embedder.cache_dir!, sifA: config.embedder.sif_a });
 }
 
-/** Loads configuration, opens the store and returns the memory service. */
+/** Loads configuration, opens the store and returns the engram service. */
 export function createEngram(options: CreateEngramOptions = {}): Engram {
   const config = loadConfig({
     file: options.configFile,
@@ -82,5 +106,77 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
   const queue = embedder ? new EmbeddingQueue(embedder) : null;
   const vectors = new VectorSupply(store, embedder, queue, config, log, options.background ?? true);
   const relevance = configuredScorer(config.recall.rerank, wordVectorSource(embedder));
-  return new MemoryService({ config, store, vectors, log, now: options.now, relevance });
+  return assembleEngram({ config, store, vectors, log, now: options.now, relevance });
+}
+
+/** Graph upkeep as a write observer, the graph channel and the graph API (§4). */
+function wireGraph(ctx: ServiceContext) {
+  const { config, store } = ctx;
+  const graph = store.graph;
+  if (!config.graph.enabled || !graph) {
+    const channel = config.graph.enabled ? new GraphChannel(graph, config.graph) : null;
+    return { api: new GraphApi(store, config, undefined), channel, maintainer: undefined };
+  }
+  const options = graphLimits(config.graph).extraction;
+  const maintainer = new GraphMaintainer(
+    store,
+    graph,
+    options,
+    config.graph.worker ? new WorkerExtractor(options) : new InlineExtractor(options),
+    (err) => ctx.log.warn('graph upkeep failed; graph rebuild repairs it', { error: String(err) }),
+  );
+  ctx.bus.add(maintainer);
+  const channel = new GraphChannel(graph, config.graph, (ms) => maintainer.settle(ms));
+  return { api: new GraphApi(store, config, maintainer), channel, maintainer };
+}
+
+/** Builds the capability modules over a store and a vector supply, and composes the facades. */
+export function assembleEngram(parts: EngramParts): Engram {
+  const ctx = serviceContext(parts);
+  const { config, store, vectors, log, now } = ctx;
+  const relevance = parts.relevance ?? null;
+  const graph = wireGraph(ctx);
+  const channels: Channel[] = [
+    new KeywordChannel(store),
+    new VectorChannel(store, vectors),
+    new TimeChannel(store, config.recall.time, now),
+    ...(graph.channel ? [graph.channel] : []),
+  ];
+  const scorer = parts.dormantRelevance === undefined ? relevance : parts.dormantRelevance;
+  const space = ctx.space;
+  const dormant = new DormantRecall({ config, store, embedding: vectors, scorer, log, now, space });
+  const lifecycle = new Lifecycle({
+    config,
+    store,
+    log,
+    now,
+    space,
+    mutate: ctx.mutate,
+    notifyChanged: (s, items, operation) =>
+      ctx.bus.notify({ type: 'changed', space: s, items, operation }),
+  });
+  const autoRecall = new AutoRecall({ config, store, vectors, lifecycle, now, space });
+  const reads = memoryReads(ctx);
+  const changes = memoryChanges(ctx);
+  const maintainer = graph.maintainer;
+  return {
+    config,
+    storeForTransfer: store,
+    ...memoryWrites(ctx, maintainer && ((items) => maintainer.prefetch(items))),
+    ...reads,
+    ...changes,
+    ...recallFacade(ctx, { channels, relevance, dormant }),
+    ...modelsFacade(ctx),
+    ...lifecycleFacade(lifecycle, { revise: changes.revise, get: reads.get }),
+    ...autoRecallFacade(autoRecall),
+    ...graphFacade(graph.api),
+    ...dormantFacade(dormant),
+    addWriteObserver: (observer) => ctx.bus.add(observer),
+    async close(options = {}) {
+      await dormant.close();
+      await vectors.close(options.drainMs ?? 0);
+      await maintainer?.close();
+      await store.close();
+    },
+  };
 }

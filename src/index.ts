@@ -1,5 +1,13 @@
 /** engram's public API: createEngram and the types callers use. Explicit exports only. */
-export { createEngram, type CreateEngramOptions, type Engram } from './app.js';
+export {
+  assembleEngram,
+  createEngram,
+  type CreateEngramOptions,
+  type Engram,
+  type EngramParts,
+  /** The engram service under its earlier name. */
+  type Engram as MemoryService,
+} from './app.js';
 export {
   defaultCacheDir,
   defaultDataDir,
@@ -20,6 +28,7 @@ export {
 export type { ListRequest, RecallRequest, RememberInput, ReviseInput } from './domain/input.js';
 export { type Logger, silentLogger, stderrLogger } from './domain/log.js';
 export type {
+  BatchResult,
   Decision,
   Degradation,
   History,
@@ -30,6 +39,7 @@ export type {
   RecallResponse,
   Relation,
   RelationType,
+  RememberResult,
   Source,
   Status,
   StatusEvent,
@@ -59,13 +69,8 @@ export type {
 } from './graph/graph-api.js';
 export type { Anchor, ClusterSuggestion, HubEntry, HubReport } from './graph/hubs.js';
 export type { RebuildReport } from './graph/maintainer.js';
-export {
-  type BatchResult,
-  type ChangeOptions,
-  MemoryService,
-  type RememberResult,
-  type ServiceStatus,
-} from './service/service.js';
+export type { ChangeOptions } from './service/context.js';
+export type { ServiceHealth, ServiceStatus } from './service/models.js';
 export { DORMANT_KINDS } from './store/dormant/profile.js';
 export {
   DORMANT_FEEDBACK,

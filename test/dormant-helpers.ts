@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
 
-import type { Engram } from '../src/app.js';
+import { assembleEngram, type Engram } from '../src/app.js';
 import { loadConfig } from '../src/config/load.js';
 import type { ConfigInput } from '../src/config/schema.js';
 import type { RememberInput } from '../src/domain/input.js';
@@ -14,7 +14,6 @@ import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import { VectorSupply } from '../src/models/supply.js';
 import type { RelevanceDocument, RelevanceScorer } from '../src/retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from '../src/retrieval/rerank/scorers.js';
-import { MemoryService } from '../src/service/service.js';
 import { DAY_MS } from '../src/store/dormant/profile.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { tempDir, testConfig, testEngram } from './helpers.js';
@@ -202,7 +201,7 @@ export function engramWithScorer(
     log,
     false,
   );
-  const engram = new MemoryService({
+  const engram = assembleEngram({
     config,
     store,
     vectors,

@@ -2,11 +2,11 @@
 // recall, the graph API, and bad input; on SQLite, and on PostgreSQL when ENGRAM_TEST_PG_URL is set.
 import { describe, expect, it } from 'vitest';
 
+import { assembleEngram } from '../src/app.js';
 import { loadConfig } from '../src/config/load.js';
 import { EngramError } from '../src/domain/errors.js';
 import { silentLogger } from '../src/domain/log.js';
 import { VectorSupply } from '../src/models/supply.js';
-import { MemoryService } from '../src/service/service.js';
 import type { GraphDump } from '../src/store/graph-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
@@ -326,7 +326,7 @@ describe('graph configuration and unsupported stores', () => {
       get: (target, prop) => (prop === 'graph' ? undefined : Reflect.get(target, prop, target)),
     }) as Store;
     const vectors = new VectorSupply(store, null, null, config, silentLogger, false);
-    const engram = new MemoryService({ config, store, vectors, log: silentLogger });
+    const engram = assembleEngram({ config, store, vectors, log: silentLogger });
     try {
       await engram.remember({ body: 'Alice Johnson leads Project Phoenix.' });
       const r = await engram.recall({ query: 'Alice Johnson' });

@@ -181,3 +181,14 @@ export interface RecallResponse {
   decision: Decision;
   timings_ms: Record<string, number>;
 }
+
+/** Result of remember: the item, and whether it was created or an exact duplicate was found. */
+export interface RememberResult {
+  memory: Memory;
+  created: boolean;
+}
+
+/** Per-item result of a batch write: a bad item fails alone. */
+export type BatchResult =
+  | { index: number; ok: true; memory: Memory; created: boolean }
+  | { index: number; ok: false; error: { code: string; message: string; field?: string } };

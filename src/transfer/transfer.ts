@@ -6,9 +6,11 @@
  * idempotently: a re-run creates nothing new. Each bad line fails alone, reported with its line
  * number.
  */
+import type { Config } from '../config/schema.js';
 import { EngramError, toEngramError } from '../domain/errors.js';
 import type { ItemExport, RelationRecord } from '../domain/records.js';
-import type { MemoryService } from '../service/service.js';
+import type { BatchResult } from '../domain/types.js';
+import type { ImportOutcome, Store } from '../store/store.js';
 import {
   DORMANT_LINE_TYPES,
   dormantExportLines,
@@ -25,6 +27,23 @@ import {
   parseLifecycleLine,
 } from './lifecycle-records.js';
 import { itemToLine, parseItemLine, parseRelationLine, relationToLine } from './records.js';
+
+/** What export and import need of the engram service (the composed Engram satisfies it). */
+export interface TransferTarget {
+  readonly config: Config;
+  /** The store, read for export and written for full-record imports. */
+  readonly storeForTransfer: Store;
+  /** Stores plain memories in one batch; a bad item fails alone. */
+  rememberMany(
+    inputs: readonly unknown[],
+    options?: { strict?: boolean; priority?: 'write' | 'background' },
+  ): Promise<BatchResult[]>;
+  /** Imports full exported records (ids kept); ids that exist already are left alone. */
+  importRecords(
+    items: readonly ItemExport[],
+    relations: readonly RelationRecord[],
+  ): Promise<{ items: ImportOutcome[]; relations: ImportOutcome[] }>;
+}
 
 /** Format tag of the export header. */
 export const EXPORT_FORMAT = 'engram-export';
@@ -67,7 +86,7 @@ export interface ImportOptions {
 
 /** Streams the export of one space (or all, with null) as JSON lines without newlines. */
 export async function* exportLines(
-  service: MemoryService,
+  service: TransferTarget,
   space: string | null,
 ): AsyncIterable<string> {
   const store = service.storeForTransfer;
@@ -143,7 +162,7 @@ function errorResult(line: number, err: unknown): LineResult {
 
 /** Imports JSON lines; every line gets a result, a bad line fails alone. */
 export async function importLines(
-  service: MemoryService,
+  service: TransferTarget,
   lines: AsyncIterable<string> | Iterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
@@ -218,7 +237,7 @@ function confined(p: Parsed, options: ImportOptions): Parsed {
 }
 
 async function writeBatch(
-  service: MemoryService,
+  service: TransferTarget,
   batch: readonly Parsed[],
   space: string | undefined,
 ): Promise<LineResult[]> {
@@ -280,7 +299,7 @@ async function writeBatch(
  * transaction: a line the store refuses fails alone, a failed transaction fails only these lines.
  */
 async function writeLifecycle(
-  service: MemoryService,
+  service: TransferTarget,
   lines: readonly Extract<Parsed, { kind: LifecycleLine['kind'] }>[],
 ): Promise<LineResult[]> {
   if (lines.length === 0) return [];

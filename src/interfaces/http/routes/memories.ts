@@ -3,7 +3,7 @@
  * Each handler is one MemoryService call in the path's space.
  */
 import { EngramError } from '../../../domain/errors.js';
-import type { BatchResult } from '../../../service/service.js';
+import type { BatchResult } from '../../../domain/types.js';
 import {
   BatchResultSchema,
   HistorySchema,

@@ -1,7 +1,7 @@
 /** Recall and status of a space. */
 import { createRoute } from '@hono/zod-openapi';
 
-import type { ServiceStatus } from '../../../service/service.js';
+import type { ServiceStatus } from '../../../service/models.js';
 import type { Principal } from '../auth.js';
 import { RecallResponseSchema, SpaceParams, StatusSchema } from '../schemas.js';
 import { access, ERRORS, type HttpApp, jsonBody, jsonContent, type RouteDeps } from './common.js';

@@ -1,0 +1,40 @@
+/** Facade for the knowledge graph (§4): stats, neighbours, entities, hubs and rebuilds. */
+import type { EntityInfo, GraphStats } from '../domain/graph.js';
+import type {
+  EntitiesRequest,
+  GraphApi,
+  HubsRequest,
+  NeighborsRequest,
+  NeighborsResult,
+  RebuildRequest,
+} from '../graph/graph-api.js';
+import type { HubReport } from '../graph/hubs.js';
+import type { RebuildProgress, RebuildReport } from '../graph/maintainer.js';
+
+/** The graph facade. */
+export interface GraphFacade {
+  /** Entity, mention and edge counts, stale items and hubs of a space's graph. */
+  graphStats(options?: { space?: string }): Promise<GraphStats & { enabled: boolean }>;
+  /** An entity and its neighbours up to `depth` edges away, with paths and edge types. */
+  graphNeighbors(request: NeighborsRequest): Promise<NeighborsResult>;
+  /** The most mentioned (or most connected) entities of a space. */
+  graphEntities(request?: EntitiesRequest): Promise<EntityInfo[]>;
+  /** The hub report (§4): congested entities, their cause, cluster suggestions, anchors. */
+  graphHubs(request?: HubsRequest): Promise<HubReport>;
+  /** Recomputes a space's graph from scratch (or only its stale items). */
+  graphRebuild(
+    request?: RebuildRequest,
+    onProgress?: (p: RebuildProgress) => void,
+  ): Promise<RebuildReport>;
+}
+
+/** The graph facade over the graph API. */
+export function graphFacade(graph: GraphApi): GraphFacade {
+  return {
+    graphStats: (options = {}) => graph.stats(options),
+    graphNeighbors: (request) => graph.neighbors(request),
+    graphEntities: (request = {}) => graph.entities(request),
+    graphHubs: (request = {}) => graph.hubs(request),
+    graphRebuild: (request = {}, onProgress) => graph.rebuild(request, onProgress),
+  };
+}

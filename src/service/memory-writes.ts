@@ -1,0 +1,135 @@
+/**
+ * Facade for new memories: remember one, remember a batch (a bad item fails alone), and import
+ * exported records. Vectors are made within the write budget; derived state hears through the bus.
+ */
+import { EngramError } from '../domain/errors.js';
+import type { RememberInput } from '../domain/input.js';
+import { toMemory } from '../domain/memory.js';
+import type { ItemExport, RelationRecord } from '../domain/records.js';
+import { embeddingText } from '../domain/text.js';
+import type { BatchResult, RememberResult } from '../domain/types.js';
+import { parseWith } from '../domain/zod.js';
+import { draftItem } from '../memories/draft.js';
+import { groupBySpace } from '../memories/write-bus.js';
+import type { ImportOutcome, ItemDraft } from '../store/store.js';
+import type { ServiceContext } from './context.js';
+
+export type { BatchResult, RememberResult } from '../domain/types.js';
+
+/** Options of a batch write. */
+export interface BatchOptions {
+  /** The first invalid input throws instead of failing alone. */
+  strict?: boolean;
+  /** Embedding priority: a caller waiting, or background work. */
+  priority?: 'write' | 'background';
+}
+
+/** Starts work that runs beside a write's embedding (graph extraction); returns its release. */
+export type WritePrefetch = (items: ItemDraft['item'][]) => (() => void) | undefined;
+
+/** The write facade. */
+export interface MemoryWrites {
+  /** Stores one memory; an exact duplicate returns the existing item (§2). */
+  remember(input: RememberInput): Promise<RememberResult>;
+  /** Stores many memories in one transaction; each input is validated on its own. */
+  rememberMany(inputs: readonly unknown[], options?: BatchOptions): Promise<BatchResult[]>;
+  /** Imports full exported records (ids kept); ids that exist already are left alone. */
+  importRecords(
+    items: readonly ItemExport[],
+    relations: readonly RelationRecord[],
+  ): Promise<{ items: ImportOutcome[]; relations: ImportOutcome[] }>;
+}
+
+/** The write facade over a context; `prefetch` starts graph extraction beside embedding. */
+export function memoryWrites(ctx: ServiceContext, prefetch?: WritePrefetch): MemoryWrites {
+  const rememberMany = async (inputs: readonly unknown[], options: BatchOptions = {}) => {
+    checkBatchSize(ctx, inputs.length);
+    const now = ctx.now();
+    const results: BatchResult[] = [];
+    const drafts: { index: number; draft: ItemDraft }[] = [];
+    inputs.forEach((raw, index) => {
+      try {
+        const input = parseWith(ctx.schemas.remember, raw);
+        drafts.push({ index, draft: draftItem(input, ctx.space(input.space), now) });
+      } catch (err) {
+        if (options.strict || !(err instanceof EngramError)) throw err;
+        const error = { code: err.code, message: err.message, field: err.details.field };
+        results.push({ index, ok: false, error });
+      }
+    });
+    // Entity extraction starts now, beside the embedding, when the graph has a worker thread.
+    const release = prefetch?.(drafts.map((d) => d.draft.item));
+    await attachVectors(
+      ctx,
+      drafts.map((d) => d.draft),
+      options.priority ?? 'write',
+    );
+    const outcomes =
+      drafts.length > 0 ? await ctx.store.createItems(drafts.map((d) => d.draft)) : [];
+    outcomes.forEach((o, i) =>
+      results.push({
+        index: drafts[i]!.index,
+        ok: true,
+        memory: toMemory(o.item),
+        created: o.created,
+      }),
+    );
+    await ctx.bus.created(outcomes.filter((o) => o.created).map((o) => o.item));
+    release?.();
+    if (outcomes.some((o) => o.created && o.item.vector_state === 'pending'))
+      ctx.vectors.schedule();
+    return results.sort((a, b) => a.index - b.index);
+  };
+  return {
+    async remember(input) {
+      const [result] = await rememberMany([input], { strict: true });
+      if (!result!.ok) throw new EngramError('INTERNAL', 'unreachable');
+      return { memory: result!.memory, created: result!.created };
+    },
+    rememberMany,
+    importRecords: (items, relations) => importRecords(ctx, items, relations),
+  };
+}
+
+function checkBatchSize(ctx: ServiceContext, count: number): void {
+  const max = ctx.config.limits.max_batch_items;
+  if (count > max)
+    throw new EngramError('PAYLOAD_TOO_LARGE', `items: at most ${max} per batch`, {
+      field: 'items',
+      rule: `at most ${max}`,
+    });
+}
+
+async function attachVectors(
+  ctx: ServiceContext,
+  drafts: ItemDraft[],
+  priority: 'write' | 'background',
+): Promise<void> {
+  if (drafts.length === 0) return;
+  const vectors = await ctx.vectors.embedForWrite(
+    drafts.map((d) => embeddingText(d.item)),
+    priority,
+  );
+  if (!vectors) return;
+  drafts.forEach(
+    (d, i) => (d.vector = { model: vectors.model, vector: vectors.vectors[i] ?? null }),
+  );
+}
+
+async function importRecords(
+  ctx: ServiceContext,
+  items: readonly ItemExport[],
+  relations: readonly RelationRecord[],
+): Promise<{ items: ImportOutcome[]; relations: ImportOutcome[] }> {
+  const itemOutcomes = items.length ? await ctx.store.importItems(items) : [];
+  const relationOutcomes = relations.length ? await ctx.store.importRelations(relations) : [];
+  const imported = items.filter((_, i) => itemOutcomes[i] === 'imported').map((r) => r.item);
+  await ctx.bus.created(imported);
+  const newRelations = relations.filter((_, i) => relationOutcomes[i] === 'imported');
+  for (const [space, group] of groupBySpace(newRelations)) {
+    const ids = group.flatMap((r) => [r.from_id, r.to_id]);
+    await ctx.bus.notify({ type: 'relations', space, ids, operation: 'import' });
+  }
+  if (imported.some((i) => i.vector_state === 'pending')) ctx.vectors.schedule();
+  return { items: itemOutcomes, relations: relationOutcomes };
+}

@@ -1,0 +1,64 @@
+/** Facade for the store's and the embedder's state: status, health, model preparation, backfill. */
+import { toEngramError } from '../domain/errors.js';
+import type { ModelRecord } from '../domain/records.js';
+import type { EmbedderState, PrepareOptions } from '../embed/embedder.js';
+import type { StoreStats } from '../store/store.js';
+import type { ServiceContext } from './context.js';
+
+/** What `status` reports. */
+export interface ServiceStatus {
+  space: string;
+  store: StoreStats & { backend: string };
+  embedder: (EmbedderState & { queue: unknown }) | { available: false; reason: string };
+  published_model: ModelRecord | null;
+}
+
+/** What `health` reports: whether the store answers, and the embedder's state. */
+export interface ServiceHealth {
+  store: { ok: boolean; backend: string; latency_ms?: number; reason?: string };
+  embedder: ServiceStatus['embedder'];
+}
+
+/** The models facade. */
+export interface ModelsFacade {
+  /** Store, embedder and model state. */
+  status(options?: { space?: string }): Promise<ServiceStatus>;
+  /** Cheap liveness of the store (one small read) and the embedder, for health checks. */
+  health(): Promise<ServiceHealth>;
+  /** Builds or loads the embedder's model cache (`engram models prepare`). */
+  prepareModels(options?: PrepareOptions): Promise<void>;
+  /** Embeds items waiting for a vector; returns how many were filled. */
+  backfill(options?: { limit?: number; onProgress?: (done: number) => void }): Promise<number>;
+}
+
+/** The models facade over a context. */
+export function modelsFacade(ctx: ServiceContext): ModelsFacade {
+  const { store, vectors } = ctx;
+  return {
+    async status(options = {}) {
+      const space = ctx.space(options.space);
+      const stats = await store.stats(space);
+      return {
+        space,
+        store: { ...stats, backend: store.capabilities.backend },
+        embedder: vectors.state(),
+        published_model: (await vectors.publishedModel()) ?? null,
+      };
+    },
+    async health() {
+      const backend = store.capabilities.backend;
+      const started = performance.now();
+      let state: ServiceHealth['store'];
+      try {
+        await store.publishedModel();
+        const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+        state = { ok: true, backend, latency_ms };
+      } catch (err) {
+        state = { ok: false, backend, reason: toEngramError(err).code };
+      }
+      return { store: state, embedder: vectors.state() };
+    },
+    prepareModels: async (options = {}) => vectors.prepare(options),
+    backfill: async (options = {}) => vectors.backfill(options),
+  };
+}
