@@ -49,8 +49,7 @@ describe('PostgreSQL backend selection', () => {
       expect(engram.storeForTransfer).toBeInstanceOf(PostgresStore);
       expect(engram.storeForTransfer.capabilities).toMatchObject({
         backend: 'postgres',
-        vectorIndex: 'hnsw',
-        multiProcess: true,
+        onlineBackup: true,
       });
     } finally {
       await engram.close();

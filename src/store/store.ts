@@ -20,10 +20,6 @@ import type { LifecycleStore } from './lifecycle-store.js';
 export interface StoreCapabilities {
   /** Backend name for status output. */
   readonly backend: string;
-  /** How the vector channel searches: exact scan or an approximate index. */
-  readonly vectorIndex: 'exact' | 'hnsw';
-  /** Whether several processes may share the store. */
-  readonly multiProcess: boolean;
   /** Whether an online consistent backup is available. */
   readonly onlineBackup: boolean;
 }

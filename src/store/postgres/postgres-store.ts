@@ -87,8 +87,6 @@ export function openPostgresStore(options: PostgresStoreOptions): PostgresStore 
 export class PostgresStore implements Store {
   readonly capabilities: StoreCapabilities = {
     backend: 'postgres',
-    vectorIndex: 'hnsw',
-    multiProcess: true,
     // Maintenance backups are consistent JSONL snapshots (lifecycle-backup.ts).
     onlineBackup: true,
   };

@@ -11,9 +11,6 @@ import type { ItemFilter, ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params, parseVector, vectorText } from './rows.js';
 
-/** pgvector's HNSW index covers at most this many dimensions of `vector`. */
-export const HNSW_MAX_DIMENSION = 2_000;
-
 /** HNSW build and search settings. */
 export interface HnswSettings {
   m: number;

@@ -73,11 +73,6 @@ export function eventFromRow(row: StatusEventRecord): StatusEventRecord {
   return { ...row };
 }
 
-/** Vector <-> BLOB. */
-export function vectorToBlob(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
 /** BLOB -> a fresh, aligned Float32Array. */
 export function blobToVector(blob: Buffer): Float32Array {
   const out = new Float32Array(blob.byteLength / 4);

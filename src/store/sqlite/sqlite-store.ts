@@ -103,8 +103,6 @@ export class SqliteStore implements Store {
     const ann = options.ann ?? ANN_DEFAULTS;
     this.capabilities = {
       backend: 'sqlite',
-      vectorIndex: ann.enabled ? 'hnsw' : 'exact',
-      multiProcess: true,
       onlineBackup: true,
     };
     this.vectorIndex = new SqliteVectorSearch(this.db, this.path, ann);
