@@ -1,8 +1,14 @@
 /** Helpers of the HTTP tests: a real service on an ephemeral 127.0.0.1 port, stopped after each test. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { serve } from '@hono/node-server';
 import { afterEach } from 'vitest';
 
+import type { Engram } from '../src/app.js';
 import type { ConfigInput } from '../src/config/schema.js';
-import { silentLogger } from '../src/domain/log.js';
+import { type Logger, silentLogger } from '../src/domain/log.js';
+import { createHttpApp } from '../src/interfaces/http/app.js';
 import { hashToken } from '../src/interfaces/http/auth.js';
 import { type HttpService, startHttpService } from '../src/interfaces/http/service.js';
 import { tempDir, testConfig } from './helpers.js';
@@ -62,7 +68,12 @@ export async function startTestService(extra: ConfigInput = {}): Promise<TestSer
     log: silentLogger,
   });
   running.push(service);
-  const request: TestService['request'] = async (method, path, options = {}) => {
+  return { url: service.url, service, dir, request: client(service.url) };
+}
+
+/** A small client of a server at `url`: JSON bodies, bearer tokens, parsed JSON replies. */
+export function client(url: string): TestService['request'] {
+  return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body = options.body;
@@ -70,14 +81,28 @@ export async function startTestService(extra: ConfigInput = {}): Promise<TestSer
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(options.json);
     }
-    const res = await fetch(`${service.url}${path}`, { method, headers, body });
+    const res = await fetch(`${url}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = undefined;
     if ((res.headers.get('content-type') ?? '').includes('application/json'))
       parsed = JSON.parse(text);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
-  return { url: service.url, service, dir, request };
+}
+
+/** The HTTP app over a given engram (a test double, say) on a real 127.0.0.1 socket. */
+export async function serveEngram(
+  engram: Engram,
+  log: Logger = silentLogger,
+): Promise<{ request: TestService['request']; close(): Promise<void> }> {
+  const app = createHttpApp(engram, { log });
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as unknown as Server;
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    request: client(`http://127.0.0.1:${port}`),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Parses a JSONL response body. */

@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { inputSchemas } from '../src/domain/input.js';
 import { silentLogger } from '../src/domain/log.js';
 import { createHttpApp } from '../src/interfaces/http/app.js';
+import { TOOL_GROUPS } from '../src/interfaces/mcp/tools/index.js';
 import { testEngram } from './helpers.js';
 import { startTestService } from './http-helpers.js';
 
@@ -212,5 +214,29 @@ describe('OpenAPI document', () => {
     expect(((remember.properties as Json).tags as Json as { items: Json }).items.pattern).toBe(
       '^[^\\s,]+$',
     );
+  });
+
+  it('publishes the response schemas MCP tools declare, and the recall hit as the library returns it', async () => {
+    const engram = testEngram();
+    const app = createHttpApp(engram, { log: silentLogger });
+    const doc = (await (await app.request('/v1/openapi.json')).json()) as Json;
+    const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
+    const tools = TOOL_GROUPS.flatMap((group) => group(inputSchemas(engram.config)));
+    const ids = tools.map((t) => (t.output.meta() as { id?: string } | undefined)?.id);
+    expect(ids.filter(Boolean).length).toBeGreaterThanOrEqual(12);
+    for (const id of ids) if (id) expect(schemas, id).toHaveProperty(id);
+
+    const envelope = schemas.RecallResponse!.properties as Record<string, Json>;
+    const hit = (envelope.hits!.items as Json).properties as Record<string, Json>;
+    expect(Object.keys(hit.channels!.properties as Json).sort()).toEqual([
+      'graph',
+      'graph_path',
+      'keyword',
+      'time',
+      'vector',
+    ]);
+    // The library never sets a hit's relevance, and its decision stage reports only its state.
+    expect(hit).not.toHaveProperty('relevance');
+    expect(Object.keys(envelope.decision!.properties as Json)).toEqual(['state']);
   });
 });

@@ -6,16 +6,15 @@ import { describe, expect, it } from 'vitest';
 
 import {
   BatchResultSchema,
-  HealthSchema,
   HistorySchema,
-  ListResultSchema,
+  MemoryPageSchema,
   MemorySchema,
-  RecallResponseSchema,
   RelationsResultSchema,
   RememberResultSchema,
-  StatusSchema,
   SupersedeResultSchema,
-} from '../src/interfaces/http/schemas.js';
+} from '../src/interfaces/responses/memories.js';
+import { RecallResponseSchema } from '../src/interfaces/responses/recall.js';
+import { HealthSchema, StatusSchema } from '../src/interfaces/responses/status.js';
 import { jsonLines, startTestService, type TestService } from './http-helpers.js';
 
 const M = '/v1/spaces/default/memories';
@@ -77,8 +76,10 @@ describe('HTTP API routes', () => {
       [2, false],
       [3, true],
     ]);
-    expect(results[1]!.error).toMatchObject({ code: 'INVALID_INPUT', field: 'body' });
-    expect(results[2]!.error).toMatchObject({ code: 'INVALID_INPUT', field: 'items[2].space' });
+    expect(results[1]).toMatchObject({ error: { code: 'INVALID_INPUT', field: 'body' } });
+    expect(results[2]).toMatchObject({
+      error: { code: 'INVALID_INPUT', field: 'items[2].space' },
+    });
     expect((await s.service.engram.list({ space: 'team-b' })).items).toEqual([]);
   });
 
@@ -90,20 +91,20 @@ describe('HTTP API routes', () => {
     await remember(s, { body: 'A plain note.' });
     const page1 = await s.request('GET', `${M}?kinds=fact&kinds=rule&limit=3`);
     expect(page1.status, page1.text).toBe(200);
-    const p1 = ListResultSchema.parse(page1.body);
+    const p1 = MemoryPageSchema.parse(page1.body);
     expect(p1.items).toHaveLength(3);
     const page2 = await s.request(
       'GET',
       `${M}?kinds=fact,rule&limit=3&cursor=${encodeURIComponent(p1.next_cursor!)}`,
     );
-    const p2 = ListResultSchema.parse(page2.body);
+    const p2 = MemoryPageSchema.parse(page2.body);
     expect(new Set([...p1.items, ...p2.items].map((m) => m.kind))).toEqual(
       new Set(['fact', 'rule']),
     );
     expect(p1.items.length + p2.items.length).toBe(5);
-    const pinned = ListResultSchema.parse((await s.request('GET', `${M}?pinned=true`)).body);
+    const pinned = MemoryPageSchema.parse((await s.request('GET', `${M}?pinned=true`)).body);
     expect(pinned.items.map((m) => m.body)).toEqual(['A pinned rule.']);
-    const area = ListResultSchema.parse((await s.request('GET', `${M}?areas=ops`)).body);
+    const area = MemoryPageSchema.parse((await s.request('GET', `${M}?areas=ops`)).body);
     expect(area.items).toHaveLength(4);
     const bad = await s.request('GET', `${M}?kinds=opinion`);
     expect(bad.status).toBe(400);

@@ -1,6 +1,9 @@
 /**
  * One recall, four interfaces: the library, the CLI (`--json`, spawned), MCP and HTTP (real
  * server) on the same store return the same hits in the same order with the same channel ranks.
+ * And one set of response schemas (src/interfaces/responses/): every MCP tool declares the schema
+ * the HTTP API documents for the same result, and every result parses under it without losing a
+ * field, so a field the library returns cannot go missing from the published shapes.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -11,14 +14,56 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import type { z } from 'zod';
 
-import { createEngram } from '../src/app.js';
+import { createEngram, type Engram } from '../src/app.js';
+import { inputSchemas } from '../src/domain/input.js';
 import { silentLogger } from '../src/domain/log.js';
 import type { RecallResponse } from '../src/domain/types.js';
 import { startHttpService } from '../src/interfaces/http/service.js';
 import { createMcpServer } from '../src/interfaces/mcp/server.js';
+import { TOOL_GROUPS } from '../src/interfaces/mcp/tools/index.js';
+import {
+  AutoRecallResultSchema,
+  AutoRecallSettingsSchema,
+  AutoRecallStatsSchema,
+  RecallAnalysisSchema,
+} from '../src/interfaces/responses/autorecall.js';
+import {
+  DormantFeedbackResultSchema,
+  DormantInspectionSchema,
+  DormantReviewSchema,
+} from '../src/interfaces/responses/dormant.js';
+import {
+  MaintenanceReportSchema,
+  ObserveResultSchema,
+  ReviewListSchema,
+} from '../src/interfaces/responses/lifecycle.js';
+import {
+  BatchResultSchema,
+  HistorySchema,
+  MemoryPageSchema,
+  MemorySchema,
+  PurgeResultSchema,
+  RelationsResultSchema,
+  RememberResultSchema,
+  SupersedeResultSchema,
+} from '../src/interfaces/responses/memories.js';
+import { RecallResponseSchema } from '../src/interfaces/responses/recall.js';
+import { HealthSchema, StatusSchema } from '../src/interfaces/responses/status.js';
 import { testCacheDir } from './cache-dir.js';
+import {
+  type Clock,
+  dormantEngram,
+  lastEvent,
+  QUERY,
+  rememberAll,
+  scene,
+  search,
+} from './dormant-helpers.js';
 import { tempDir } from './helpers.js';
+import { serveEngram } from './http-helpers.js';
+import { callTool, connectMcp } from './mcp-helpers.js';
 
 const CLI = resolve(import.meta.dirname, '..', 'dist', 'interfaces', 'cli', 'main.js');
 
@@ -125,6 +170,196 @@ describe('recall parity across interfaces', () => {
       await mcpEngram.close();
       await http.close();
       await library.close();
+    }
+  });
+});
+
+/** Memories whose entities link them in the knowledge graph (the graph channel reports a path). */
+const LINKED = [
+  { kind: 'fact' as const, body: 'Alex is the tech lead of the payments team.' },
+  { kind: 'fact' as const, body: 'The payments team owns the billing service.' },
+  { kind: 'fact' as const, body: 'The billing service runs on PostgreSQL 15.' },
+  { kind: 'fact' as const, body: 'Priya works with Alex on the billing service.' },
+];
+const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+
+/** Ids a scenario acts on: four linked memories and a recorded dormant-recall event. */
+interface Seeded {
+  ids: string[];
+  event: string;
+}
+
+/** A store with linked memories, a built graph and one dormant-recall evaluation. */
+async function seeded(engram: Engram, clock: Clock): Promise<Seeded> {
+  await engram.prepareModels();
+  await scene(engram, clock);
+  const ids = await rememberAll(engram, LINKED);
+  await engram.graphRebuild();
+  await search(engram, QUERY);
+  return { ids, event: (await lastEvent(engram)).id };
+}
+
+/** One result to check: the schema both edges publish for it, and how each edge asks for it. */
+interface ResultRow {
+  schema: z.ZodType;
+  mcp?: [tool: string, args: Record<string, unknown>];
+  http?: { method: string; path: string; json?: unknown };
+}
+
+const S = '/v1/spaces/default';
+const M = `${S}/memories`;
+
+/** The results of a scenario, in order (later rows act on what earlier ones changed). */
+function results({ ids, event }: Seeded): ResultRow[] {
+  const [a, b, c, d] = ids as [string, string, string, string];
+  const message = 'What database does the billing service run on?';
+  return [
+    {
+      schema: RememberResultSchema,
+      mcp: ['remember', { body: 'The roadmap review is on Monday.', source: { agent: 'test' } }],
+      http: { method: 'POST', path: M, json: { body: 'The roadmap review is on Monday.' } },
+    },
+    {
+      schema: BatchResultSchema,
+      http: { method: 'POST', path: `${M}/batch`, json: { items: [{ body: 'x y' }, {}] } },
+    },
+    { schema: MemorySchema, mcp: ['get', { id: a }], http: { method: 'GET', path: `${M}/${a}` } },
+    {
+      schema: MemorySchema,
+      mcp: ['revise', { id: a, body: 'Alex leads the payments team.' }],
+      http: { method: 'PATCH', path: `${M}/${a}`, json: { body: 'Alex leads the payments team.' } },
+    },
+    { schema: MemoryPageSchema, mcp: ['list', {}], http: { method: 'GET', path: M } },
+    {
+      schema: RecallResponseSchema,
+      mcp: ['recall', { query: 'Priya', k: 5 }],
+      http: { method: 'POST', path: `${S}/recall`, json: { query: 'Priya', k: 5 } },
+    },
+    {
+      schema: RelationsResultSchema,
+      mcp: ['relate', { from_id: a, to_id: b }],
+      http: { method: 'POST', path: `${M}/${a}/relations`, json: { to_id: b } },
+    },
+    { schema: RelationsResultSchema, http: { method: 'GET', path: `${M}/${a}/relations` } },
+    {
+      schema: SupersedeResultSchema,
+      mcp: ['supersede', { old_id: c, new_id: d }],
+      http: { method: 'POST', path: `${M}/${c}/supersede`, json: { by: d } },
+    },
+    {
+      schema: HistorySchema,
+      mcp: ['history', { id: c }],
+      http: { method: 'GET', path: `${M}/${c}/history` },
+    },
+    {
+      schema: MemorySchema,
+      mcp: ['forget', { id: b }],
+      http: { method: 'DELETE', path: `${M}/${b}` },
+    },
+    {
+      schema: MemorySchema,
+      mcp: ['restore', { id: b }],
+      http: { method: 'POST', path: `${M}/${b}/restore` },
+    },
+    { schema: StatusSchema, mcp: ['status', {}], http: { method: 'GET', path: `${S}/status` } },
+    {
+      schema: RecallAnalysisSchema,
+      mcp: ['analyze_for_recall', { message }],
+      http: { method: 'POST', path: `${S}/auto-recall/analyze`, json: { message } },
+    },
+    {
+      schema: AutoRecallSettingsSchema,
+      mcp: ['configure_auto_recall', { enabled: true, mode: 'subtle', relevance_threshold: 0 }],
+      http: {
+        method: 'PATCH',
+        path: `${S}/auto-recall/settings`,
+        json: { enabled: true, mode: 'subtle', relevance_threshold: 0 },
+      },
+    },
+    {
+      schema: AutoRecallSettingsSchema,
+      http: { method: 'GET', path: `${S}/auto-recall/settings` },
+    },
+    {
+      schema: AutoRecallResultSchema,
+      mcp: ['auto_recall', { message }],
+      http: { method: 'POST', path: `${S}/auto-recall`, json: { message } },
+    },
+    {
+      schema: ObserveResultSchema,
+      mcp: ['observe_memory_usage', { memory_ids: [a, UNKNOWN] }],
+      http: { method: 'POST', path: `${S}/observe`, json: { memory_ids: [a, UNKNOWN] } },
+    },
+    { schema: AutoRecallStatsSchema, http: { method: 'GET', path: `${S}/auto-recall/stats` } },
+    { schema: ReviewListSchema, http: { method: 'GET', path: `${S}/review` } },
+    {
+      schema: MaintenanceReportSchema,
+      http: { method: 'POST', path: `${S}/maintain`, json: { dry_run: true } },
+    },
+    {
+      schema: DormantReviewSchema,
+      mcp: ['dormant_review', {}],
+      http: { method: 'GET', path: `${S}/dormant/events` },
+    },
+    {
+      schema: DormantInspectionSchema,
+      mcp: ['dormant_inspect', { event_id: event }],
+      http: { method: 'POST', path: `${S}/dormant/events/${event}/inspect` },
+    },
+    {
+      schema: DormantFeedbackResultSchema,
+      mcp: ['dormant_feedback', { event_id: event, category: 'useful' }],
+      http: {
+        method: 'POST',
+        path: `${S}/dormant/events/${event}/feedback`,
+        json: { category: 'useful' },
+      },
+    },
+    { schema: PurgeResultSchema, http: { method: 'POST', path: `${M}/${d}/purge` } },
+    { schema: HealthSchema, http: { method: 'GET', path: '/v1/health' } },
+  ];
+}
+
+/** Parsing keeps every field: one the library returns but the schema lacks would be dropped. */
+function expectLossless(schema: z.ZodType, value: unknown, what: string): void {
+  expect(value, what).toBeTypeOf('object');
+  expect(schema.parse(value), what).toEqual(value);
+}
+
+describe('one set of response schemas for MCP and HTTP', () => {
+  it('every MCP tool declares the shared schema of its result, and its results keep every field', async () => {
+    const { engram, clock } = dormantEngram({ config: { graph: { enabled: true } } });
+    const rows = results(await seeded(engram, clock)).filter((r) => r.mcp);
+    const tools = new Map(
+      TOOL_GROUPS.flatMap((g) => g(inputSchemas(engram.config))).map((t) => [t.name, t]),
+    );
+    expect(new Set(rows.map((r) => r.mcp![0]))).toEqual(new Set(tools.keys()));
+    const client = await connectMcp(engram);
+    for (const { schema, mcp } of rows) {
+      const [name, args] = mcp!;
+      expect(tools.get(name)!.output, name).toBe(schema);
+      const result = await callTool(client, name, args);
+      expect(result.isError ?? false, `${name}: ${JSON.stringify(result.content)}`).toBe(false);
+      expectLossless(schema, result.structuredContent, name);
+      if (name === 'recall')
+        expect(JSON.stringify(result.structuredContent), 'graph_path').toContain('"graph_path"');
+    }
+  });
+
+  it('every HTTP JSON response keeps every field under the schema the route documents', async () => {
+    const { engram, clock } = dormantEngram({ config: { graph: { enabled: true } } });
+    const rows = results(await seeded(engram, clock)).filter((r) => r.http);
+    const server = await serveEngram(engram);
+    try {
+      for (const { schema, http } of rows) {
+        const { method, path, json } = http!;
+        const res = await server.request(method, path, { json });
+        expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+        expectLossless(schema, res.body, `${method} ${path}`);
+        if (path.endsWith('/recall')) expect(res.text, 'graph_path').toContain('"graph_path"');
+      }
+    } finally {
+      await server.close();
     }
   });
 });

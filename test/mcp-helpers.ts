@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { silentLogger } from '../src/domain/log.js';
+import { type Logger, silentLogger } from '../src/domain/log.js';
 import { createMcpServer } from '../src/interfaces/mcp/server.js';
 import type { ToolGroup } from '../src/interfaces/mcp/tool.js';
 
@@ -17,9 +17,12 @@ afterEach(async () => {
 /** A client connected over InMemoryTransport to an MCP server on `engram` (closed after the test). */
 export async function connectMcp(
   engram: Engram,
-  options: { groups?: readonly ToolGroup[]; name?: string } = {},
+  options: { groups?: readonly ToolGroup[]; name?: string; log?: Logger } = {},
 ): Promise<Client> {
-  const server = createMcpServer(engram, { log: silentLogger, groups: options.groups });
+  const server = createMcpServer(engram, {
+    log: options.log ?? silentLogger,
+    groups: options.groups,
+  });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: options.name ?? 'engram-test', version: '1.0.0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -291,6 +291,7 @@ describe('MCP tool errors', () => {
         title: 'Explode',
         description: 'A test double tool that fails with a non-engram error carrying a secret.',
         input: z.strictObject({}),
+        output: z.object({}),
         run: async () => {
           throw new Error('cannot open /secret/path with password hunter2');
         },

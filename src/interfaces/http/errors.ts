@@ -1,50 +1,44 @@
 /**
- * The HTTP edge of the error mapping: every failure becomes `{error: {code, message, details}}`
- * with the status of HTTP_STATUS[code]. Server faults are logged with the request id and reported
- * as INTERNAL without their message or stack; secrets are never echoed.
+ * The HTTP edge of the error rule (../error-codes.ts): every failure becomes
+ * `{error: {code, message, details}}` with the status of its code. Server faults are logged with
+ * the request id; INTERNAL is reported without its message or stack; secrets are never echoed.
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-import { EngramError, type ErrorCode, isEngramError } from '../../domain/errors.js';
+import { EngramError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/log.js';
-import { HTTP_STATUS } from '../error-codes.js';
+import { edgeError, ERROR_RULES } from '../error-codes.js';
+import type { ErrorBody } from '../responses/errors.js';
 import type { HttpEnv } from './env.js';
 
-/** The JSON body of every error response. */
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details: Record<string, unknown> };
-}
-
-/** Framework exceptions (raised before engram code runs) as engram errors. */
-function fromHttpException(e: HTTPException): EngramError {
-  if (e.status === 413) return new EngramError('PAYLOAD_TOO_LARGE', 'request body is too large');
-  if (e.status === 415)
+/** Framework exceptions (raised before engram code runs) as engram errors; others unchanged. */
+function fromHttpException(err: unknown): unknown {
+  if (!(err instanceof HTTPException)) return err;
+  if (err.status === 413) return new EngramError('PAYLOAD_TOO_LARGE', 'request body is too large');
+  if (err.status === 415)
     return new EngramError('INVALID_INPUT', 'Content-Type must be application/json', {
       field: 'Content-Type',
       rule: 'application/json',
     });
-  if (e.status === 400)
-    return new EngramError('INVALID_INPUT', e.message || 'bad request', { rule: 'valid request' });
-  return new EngramError('INTERNAL', 'internal error');
+  if (err.status === 400)
+    return new EngramError('INVALID_INPUT', err.message || 'bad request', {
+      rule: 'valid request',
+    });
+  return err;
 }
 
 /** Maps anything thrown to an engram error safe to show the caller, logging server faults. */
 export function publicError(err: unknown, log: Logger, requestId: string): EngramError {
-  if (isEngramError(err) && err.code !== 'INTERNAL' && err.code !== 'CONFIG_INVALID') return err;
-  if (err instanceof HTTPException) {
-    const mapped = fromHttpException(err);
-    if (mapped.code !== 'INTERNAL') return mapped;
-  }
-  log.error('request failed', {
-    request_id: requestId,
-    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-  });
-  return new EngramError(
-    'INTERNAL',
-    `internal error; the engram server log has the details (request ${requestId})`,
-  );
+  const { error, log: serverFault } = edgeError(fromHttpException(err), `request ${requestId}`);
+  if (serverFault)
+    log.error('request failed', {
+      request_id: requestId,
+      code: error.code,
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    });
+  return error;
 }
 
 /** The error response for anything thrown while handling a request. */
@@ -58,5 +52,5 @@ export function errorResponse(c: Context<HttpEnv>, err: unknown, log: Logger): R
   const e = publicError(err, log, requestId);
   const body: ErrorBody = { error: e.toJSON() };
   if (e.code === 'UNAUTHORIZED') c.header('WWW-Authenticate', 'Bearer realm="engram"');
-  return c.json(body, HTTP_STATUS[e.code] as ContentfulStatusCode);
+  return c.json(body, ERROR_RULES[e.code].http as ContentfulStatusCode);
 }

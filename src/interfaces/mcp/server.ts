@@ -1,7 +1,8 @@
 /**
  * The engram MCP server: installs the tool table on the SDK's protocol Server. engram validates
  * arguments itself (with the same zod schemas it advertises) so that every failure — invalid
- * arguments included — comes back as one kind of tool error carrying the EngramError code.
+ * arguments included — comes back as one kind of tool error carrying the EngramError code, by the
+ * one error rule of every edge (../error-codes.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -15,10 +16,10 @@ import {
 import { z } from 'zod';
 
 import type { Engram } from '../../app.js';
-import { EngramError, isEngramError } from '../../domain/errors.js';
 import { inputSchemas } from '../../domain/input.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import { parseWith } from '../../domain/zod.js';
+import { edgeError } from '../error-codes.js';
 import type { Tool, ToolContext, ToolGroup } from './tool.js';
 import { TOOL_GROUPS } from './tools/index.js';
 import { ENGRAM_VERSION } from './version.js';
@@ -102,17 +103,18 @@ export function toolResult(value: object): CallToolResult {
 }
 
 /**
- * The MCP edge of the error mapping: an `isError` tool result carrying `{code, message, details}`.
- * Anything that is not an EngramError (or is INTERNAL) is a server fault: logged here, reported as
- * INTERNAL without its message or stack.
+ * The MCP edge of the error rule: a tool result with `isError: true` carrying
+ * `{error: {code, message, details}}`, for caller and server faults alike (see ../error-codes.ts).
+ * Server faults are logged here; INTERNAL (anything that is not an EngramError) is reported
+ * without its message or stack.
  */
 export function toolError(err: unknown, toolName: string, log: Logger): CallToolResult {
-  let error: EngramError;
-  if (isEngramError(err) && err.code !== 'INTERNAL') error = err;
-  else {
-    log.error(`MCP tool ${toolName} failed`, { error: err instanceof Error ? err.stack : err });
-    error = new EngramError('INTERNAL', 'internal error; the engram server log has the details');
-  }
+  const { error, log: serverFault } = edgeError(err);
+  if (serverFault)
+    log.error(`MCP tool ${toolName} failed`, {
+      code: error.code,
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    });
   const body = { error: error.toJSON() };
   return {
     isError: true,

@@ -1,8 +1,13 @@
 /**
  * The shape of an engram MCP tool and of a tool group. A tool is a row in a table: name, title,
- * description, a zod input schema (validated at the edge, advertised as JSON Schema) and a `run`
- * that calls the MemoryService. Groups are functions of the configuration's input schemas, so a
- * tool's limits (body size, k) are the service's own.
+ * description, a zod input schema (validated at the edge, advertised as JSON Schema), the zod
+ * schema of its result (shared with the HTTP API, ../responses/) and a `run` that calls the
+ * service. Groups are functions of the configuration's input schemas, so a tool's limits (body
+ * size, k) are the service's own.
+ *
+ * The result schema is not advertised as the tool's `outputSchema`: engram's tool errors carry
+ * `{error}` as structured content too, and the SDK's client checks any structured content against
+ * the advertised schema, errors included, so it would reject them.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
@@ -24,6 +29,8 @@ export interface Tool {
   description: string;
   /** A strict zod object: unknown arguments are errors, never silently dropped. */
   input: z.ZodType;
+  /** The structured result, as the HTTP API documents the same result. */
+  output: z.ZodType<object, object>;
   annotations?: ToolAnnotations;
   /** Runs with validated arguments; returns the structured result (a JSON object). */
   run(args: unknown, ctx: ToolContext): Promise<object>;
@@ -32,14 +39,18 @@ export interface Tool {
 /** A set of related tools built from the configuration's input schemas. */
 export type ToolGroup = (schemas: InputSchemas) => Tool[];
 
-/** Declares a tool with its arguments typed from its zod schema. */
-export function defineTool<S extends z.ZodType>(definition: {
+/**
+ * Declares a tool with its arguments typed from its input schema and its result checked, at
+ * compile time, against its output schema.
+ */
+export function defineTool<S extends z.ZodType, O extends z.ZodType<object, object>>(definition: {
   name: string;
   title: string;
   description: string;
   input: S;
+  output: O;
   annotations?: ToolAnnotations;
-  run(args: z.output<S>, ctx: ToolContext): Promise<object>;
+  run(args: z.output<S>, ctx: ToolContext): Promise<z.input<O>>;
 }): Tool {
   // The server parses arguments with `input` before calling run, so the cast holds.
   return { ...definition, run: (args, ctx) => definition.run(args as z.output<S>, ctx) };

@@ -5,9 +5,14 @@
 import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 
+import {
+  MemorySchema,
+  PurgeResultSchema,
+  SupersedeResultSchema,
+} from '../../responses/memories.js';
 import type { Role } from '../auth.js';
 import type { HttpEnv } from '../env.js';
-import { IdParams, MemorySchema, PurgeResultSchema, SupersedeResultSchema } from '../schemas.js';
+import { IdParams } from '../schemas.js';
 import {
   changeOptions,
   type HttpApp,

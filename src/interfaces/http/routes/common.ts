@@ -5,9 +5,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Engram } from '../../../app.js';
 import { spaceSchema } from '../../../domain/input.js';
 import { parseWith } from '../../../domain/zod.js';
+import { ErrorBodySchema } from '../../responses/errors.js';
 import { authorize, type Role } from '../auth.js';
 import type { HttpEnv } from '../env.js';
-import { ErrorSchema, type RequestSchemas } from '../schemas.js';
+import type { RequestSchemas } from '../schemas.js';
 
 /** The app routes are registered on. */
 export type HttpApp = OpenAPIHono<HttpEnv>;
@@ -38,7 +39,7 @@ export function optionalJsonBody<T>(schema: T) {
   return { required: false, content: { 'application/json': { schema } } };
 }
 
-const error = (description: string) => jsonContent(ErrorSchema, description);
+const error = (description: string) => jsonContent(ErrorBodySchema, description);
 
 /** Error responses every space route can give. */
 export const ERRORS = {
@@ -48,8 +49,12 @@ export const ERRORS = {
   404: error('No such memory in this space (NOT_FOUND).'),
   409: error('The change conflicts with the current state (CONFLICT).'),
   413: error('Body or batch too large (PAYLOAD_TOO_LARGE).'),
-  500: error('Server fault (INTERNAL); details only in the server log.'),
-  503: error('Store busy or unavailable (STORE_BUSY, STORE_UNAVAILABLE).'),
+  500: error(
+    'Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log).',
+  ),
+  503: error(
+    'The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE.',
+  ),
 } as const;
 
 /**

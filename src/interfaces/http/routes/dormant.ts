@@ -7,6 +7,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { spaceSchema } from '../../../domain/input.js';
 import { MAX_REVIEW_LIMIT } from '../../../dormant/input.js';
 import { DORMANT_FEEDBACK } from '../../../store/dormant-store.js';
+import {
+  DormantFeedbackResultSchema,
+  DormantInspectionSchema,
+  DormantReviewSchema,
+} from '../../responses/dormant.js';
 import { SpaceParams } from '../schemas.js';
 import { access, ERRORS, type HttpApp, jsonBody, jsonContent, type RouteDeps } from './common.js';
 
@@ -29,32 +34,6 @@ const FeedbackBody = z.strictObject({
     message: `must be one of ${DORMANT_FEEDBACK.join(', ')}`,
   }),
 });
-const EventSchema = z
-  .looseObject({
-    id: z.string(),
-    at: z.string(),
-    outcome: z.enum(['selected', 'none', 'failed']),
-    candidate_id: z.string().nullable(),
-    algorithm: z.string(),
-  })
-  .openapi('DormantEvent');
-const ReviewSchema = z
-  .object({ space: z.string(), mode: z.enum(['shadow', 'off']), events: z.array(EventSchema) })
-  .openapi('DormantReview');
-const InspectionSchema = z
-  .looseObject({
-    event: EventSchema,
-    memory: z.looseObject({ id: z.string() }).nullable(),
-    eligible: z.boolean(),
-    reason: z.string().nullable(),
-    changed_since_selection: z.boolean(),
-    evidence: z.object({ literal_overlap: z.boolean().nullable(), summary: z.string() }),
-  })
-  .openapi('DormantInspection');
-const FeedbackSchema = z
-  .object({ event: EventSchema, changed: z.boolean(), cooldown_until: z.string().nullable() })
-  .openapi('DormantFeedbackResult');
-
 function registerReview(app: HttpApp, { engram }: RouteDeps): void {
   const route = createRoute({
     method: 'get',
@@ -63,7 +42,7 @@ function registerReview(app: HttpApp, { engram }: RouteDeps): void {
     summary: 'Newest dormant-recall evaluations (metadata only)',
     middleware: [access('read')] as const,
     request: { params: SpaceParams, query: ReviewQuery },
-    responses: { 200: jsonContent(ReviewSchema, 'The review log'), ...ERRORS },
+    responses: { 200: jsonContent(DormantReviewSchema, 'The review log'), ...ERRORS },
   });
   app.openapi(route, async (c) =>
     c.json(
@@ -81,7 +60,7 @@ function registerInspect(app: HttpApp, { engram }: RouteDeps): void {
     summary: "An event's memory as it is now, with its evidence; marks it shown",
     middleware: [access('write')] as const,
     request: { params: EventParams },
-    responses: { 200: jsonContent(InspectionSchema, 'The inspection'), ...ERRORS },
+    responses: { 200: jsonContent(DormantInspectionSchema, 'The inspection'), ...ERRORS },
   });
   app.openapi(route, async (c) =>
     c.json(
@@ -102,7 +81,10 @@ function registerFeedback(app: HttpApp, { engram, json }: RouteDeps): void {
     summary: 'useful | irrelevant | dismissed (one category per event)',
     middleware: [access('write'), json] as const,
     request: { params: EventParams, body: jsonBody(FeedbackBody) },
-    responses: { 200: jsonContent(FeedbackSchema, 'The recorded feedback'), ...ERRORS },
+    responses: {
+      200: jsonContent(DormantFeedbackResultSchema, 'The recorded feedback'),
+      ...ERRORS,
+    },
   });
   app.openapi(route, async (c) =>
     c.json(

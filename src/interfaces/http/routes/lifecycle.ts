@@ -8,7 +8,19 @@ import { autoRecallSchemas } from '../../../autorecall/input.js';
 import { configureInputSchema } from '../../../config/autorecall-settings.js';
 import { maintainInputSchema, observeInputSchema } from '../../../lifecycle/input.js';
 import { REVIEW_ACTIONS } from '../../../lifecycle/review.js';
-import { IdParams, MemorySchema, SpaceParams } from '../schemas.js';
+import {
+  AutoRecallResultSchema,
+  AutoRecallSettingsSchema,
+  AutoRecallStatsSchema,
+  RecallAnalysisSchema,
+} from '../../responses/autorecall.js';
+import {
+  MaintenanceReportSchema,
+  ObserveResultSchema,
+  ReviewListSchema,
+} from '../../responses/lifecycle.js';
+import { MemorySchema } from '../../responses/memories.js';
+import { IdParams, SpaceParams } from '../schemas.js';
 import {
   actor,
   type HttpApp,
@@ -40,39 +52,6 @@ const ReviewActionBody = z.strictObject({
   reason: z.string().max(2000).optional(),
 });
 
-const SettingsSchema = z
-  .object({
-    enabled: z.boolean(),
-    mode: z.enum(['silent', 'subtle', 'interactive']),
-    relevance_threshold: z.number(),
-    max_results: z.number().int(),
-    min_interval_s: z.number(),
-  })
-  .openapi('AutoRecallSettings');
-const AnalysisSchema = z
-  .looseObject({
-    topics: z.array(z.string()),
-    entities: z.array(z.object({ text: z.string(), type: z.string() })),
-    key_phrases: z.array(z.string()),
-    is_question: z.boolean(),
-    trigger: z.object({ should_recall: z.boolean(), reason: z.string(), detail: z.string() }),
-  })
-  .openapi('RecallAnalysis');
-const AutoRecallSchema = z
-  .looseObject({
-    enabled: z.boolean(),
-    mode: z.string(),
-    triggered: z.boolean(),
-    reason: z.string(),
-    count: z.number().int(),
-    items: z.array(z.looseObject({ id: z.string(), relevance: z.number() })),
-    handles: z.array(z.object({ id: z.string(), label: z.string(), relevance: z.number() })),
-    summary: z.string().nullable(),
-    reinforced: z.number().int(),
-  })
-  .openapi('AutoRecallResult');
-const LooseSchema = (name: string) => z.looseObject({}).openapi(name);
-
 function registerAutoRecall(app: HttpApp, { engram, json }: RouteDeps): void {
   const process = spaceRoute('write', json, {
     method: 'post',
@@ -82,7 +61,7 @@ function registerAutoRecall(app: HttpApp, { engram, json }: RouteDeps): void {
     description:
       'silent: reinforces related memories and returns none; subtle: returns them in `items`; interactive: returns a count and handles. A per-conversation cooldown applies when `conversation_id` is given.',
     request: { params: SpaceParams, body: jsonBody(ProcessBody) },
-    responses: { 200: jsonContent(AutoRecallSchema, 'The auto-recall result') },
+    responses: { 200: jsonContent(AutoRecallResultSchema, 'The auto-recall result') },
   });
   app.openapi(process, async (c) =>
     c.json(await engram.processMessage({ ...c.req.valid('json'), space: c.get('space') }), 200),
@@ -93,7 +72,7 @@ function registerAutoRecall(app: HttpApp, { engram, json }: RouteDeps): void {
     tags: TAGS,
     summary: 'Topics, entities, key phrases and the recall decision for a message',
     request: { params: SpaceParams, body: jsonBody(AnalyzeBody) },
-    responses: { 200: jsonContent(AnalysisSchema, 'The analysis') },
+    responses: { 200: jsonContent(RecallAnalysisSchema, 'The analysis') },
   });
   app.openapi(analyze, async (c) =>
     c.json(await engram.analyzeForRecall({ ...c.req.valid('json'), space: c.get('space') }), 200),
@@ -107,7 +86,7 @@ function registerSettings(app: HttpApp, { engram, json }: RouteDeps): void {
     tags: TAGS,
     summary: 'The effective auto-recall settings of the space',
     request: { params: SpaceParams },
-    responses: { 200: jsonContent(SettingsSchema, 'The settings') },
+    responses: { 200: jsonContent(AutoRecallSettingsSchema, 'The settings') },
   });
   app.openapi(read, async (c) =>
     c.json(await engram.autoRecallSettings({ space: c.get('space') }), 200),
@@ -118,7 +97,7 @@ function registerSettings(app: HttpApp, { engram, json }: RouteDeps): void {
     tags: TAGS,
     summary: 'Change auto-recall settings (persisted); returns the effective settings',
     request: { params: SpaceParams, body: jsonBody(ConfigureBody) },
-    responses: { 200: jsonContent(SettingsSchema, 'The settings') },
+    responses: { 200: jsonContent(AutoRecallSettingsSchema, 'The settings') },
   });
   app.openapi(write, async (c) =>
     c.json(
@@ -132,7 +111,7 @@ function registerSettings(app: HttpApp, { engram, json }: RouteDeps): void {
     tags: TAGS,
     summary: 'Items kept by reinforcement, reinforcement events, cross-domain uses, strengths',
     request: { params: SpaceParams },
-    responses: { 200: jsonContent(LooseSchema('AutoRecallStats'), 'The metrics') },
+    responses: { 200: jsonContent(AutoRecallStatsSchema, 'The metrics') },
   });
   app.openapi(stats, async (c) =>
     c.json(await engram.autoRecallStats({ space: c.get('space') }), 200),
@@ -147,7 +126,7 @@ function registerObserve(app: HttpApp, { engram, json }: RouteDeps): void {
     summary: 'Record that memories were used (reinforcement, not access)',
     description: 'Unknown ids are reported one by one in `results`; the rest are applied.',
     request: { params: SpaceParams, body: jsonBody(ObserveBody) },
-    responses: { 200: jsonContent(LooseSchema('ObserveResult'), 'Per-id results') },
+    responses: { 200: jsonContent(ObserveResultSchema, 'Per-id results') },
   });
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
@@ -169,7 +148,7 @@ function registerReview(app: HttpApp, { engram, json }: RouteDeps): void {
     tags: LIFECYCLE_TAGS,
     summary: 'Memories in the review window, highest priority first',
     request: { params: SpaceParams, query: ReviewQuery },
-    responses: { 200: jsonContent(LooseSchema('ReviewList'), 'The review list') },
+    responses: { 200: jsonContent(ReviewListSchema, 'The review list') },
   });
   app.openapi(list, async (c) =>
     c.json(await engram.review({ ...c.req.valid('query'), space: c.get('space') }), 200),
@@ -204,7 +183,7 @@ function registerMaintain(app: HttpApp, { engram, json }: RouteDeps): void {
       'A real run backs up the whole store first and applies all changes in one transaction.',
     request: { params: SpaceParams, body: optionalJsonBody(MaintainBody) },
     responses: {
-      200: jsonContent(LooseSchema('MaintenanceReport'), 'What the run did'),
+      200: jsonContent(MaintenanceReportSchema, 'What the run did'),
     },
   });
   app.openapi(route, async (c) =>

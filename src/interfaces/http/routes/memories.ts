@@ -7,12 +7,11 @@ import type { BatchResult } from '../../../domain/types.js';
 import {
   BatchResultSchema,
   HistorySchema,
-  IdParams,
-  ListResultSchema,
+  MemoryPageSchema,
   MemorySchema,
   RememberResultSchema,
-  SpaceParams,
-} from '../schemas.js';
+} from '../../responses/memories.js';
+import { IdParams, SpaceParams } from '../schemas.js';
 import {
   actor,
   changeOptions,
@@ -99,7 +98,7 @@ function registerList(app: HttpApp, { engram, schemas }: RouteDeps): void {
     description:
       'Most recently updated first (or by creation with `order=created`). List parameters take repeated values or a comma-separated list. Pass `next_cursor` as `cursor` for the next page.',
     request: { params: SpaceParams, query: schemas.listQuery },
-    responses: { 200: jsonContent(ListResultSchema, 'One page') },
+    responses: { 200: jsonContent(MemoryPageSchema, 'One page') },
   });
   app.openapi(route, async (c) =>
     c.json(await engram.list({ ...c.req.valid('query'), space: c.get('space') }), 200),

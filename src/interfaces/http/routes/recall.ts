@@ -2,8 +2,10 @@
 import { createRoute } from '@hono/zod-openapi';
 
 import type { ServiceStatus } from '../../../service/models.js';
+import { RecallResponseSchema } from '../../responses/recall.js';
+import { StatusSchema } from '../../responses/status.js';
 import type { Principal } from '../auth.js';
-import { RecallResponseSchema, SpaceParams, StatusSchema } from '../schemas.js';
+import { SpaceParams } from '../schemas.js';
 import { access, ERRORS, type HttpApp, jsonBody, jsonContent, type RouteDeps } from './common.js';
 
 function registerRecall(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
@@ -53,15 +55,21 @@ function storeWideVisible(principal: Principal): boolean {
 /** A status without the store-wide facts (see storeWideVisible). */
 type SpaceStatus = Omit<ServiceStatus, 'store' | 'embedder'> & {
   store: Omit<ServiceStatus['store'], 'location' | 'size_bytes' | 'vector_index'>;
-  embedder: Record<string, unknown>;
+  embedder: Omit<Extract<ServiceStatus['embedder'], { queue: unknown }>, 'queue'> | EmbedderOff;
 };
+type EmbedderOff = Exclude<ServiceStatus['embedder'], { queue: unknown }>;
 
 function spaceOnly(status: ServiceStatus): SpaceStatus {
   const { location: _location, size_bytes: _size, vector_index: _index, ...store } = status.store;
-  const { queue: _queue, ...embedder } = status.embedder as Record<string, unknown>;
-  return { ...status, store, embedder };
+  return { ...status, store, embedder: withoutQueue(status.embedder) };
 }
 
+/** The embedder state without its queue (a fact about every space together). */
+function withoutQueue(embedder: ServiceStatus['embedder']): SpaceStatus['embedder'] {
+  if (!('queue' in embedder)) return embedder;
+  const { queue: _queue, ...rest } = embedder;
+  return rest;
+}
 /** Registers recall and status. */
 export function registerRecallRoutes(app: HttpApp, deps: RouteDeps): void {
   registerRecall(app, deps);

@@ -1,5 +1,6 @@
 /** Relation routes of one memory: list, relate, and invalidate (kept in history). */
-import { IdParams, RelationParams, RelationsResultSchema } from '../schemas.js';
+import { RelationsResultSchema } from '../../responses/memories.js';
+import { IdParams, RelationParams } from '../schemas.js';
 import {
   changeOptions,
   type HttpApp,

@@ -5,7 +5,7 @@
 import { createRoute } from '@hono/zod-openapi';
 
 import type { ServiceHealth } from '../../../service/models.js';
-import { HealthSchema } from '../schemas.js';
+import { HealthSchema } from '../../responses/status.js';
 import type { WorkerState } from '../worker.js';
 import { ERRORS, type HttpApp, jsonContent, type RouteDeps } from './common.js';
 

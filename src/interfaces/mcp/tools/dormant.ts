@@ -5,6 +5,11 @@
 import { z } from 'zod';
 
 import { feedbackSchema, inspectSchema, reviewSchema } from '../../../dormant/input.js';
+import {
+  DormantFeedbackResultSchema,
+  DormantInspectionSchema,
+  DormantReviewSchema,
+} from '../../responses/dormant.js';
 import { COMMON_DOCS, defineTool, described, READ_ONLY, type ToolGroup, WRITES } from '../tool.js';
 
 const DOCS: Record<string, string> = {
@@ -23,6 +28,7 @@ export const dormantTools: ToolGroup = () => [
     description:
       'The shadow experiment that looks, after each search, for one relevant memory unused for a long time that ordinary recall left out. Lists its newest evaluations as metadata only: event id and time, candidate id (or null), candidate count, raw cosine, relevance-check score, bounded bonus, dormant days, word-overlap counts, when shown, feedback, algorithm. Changes nothing about memories.',
     input: z.strictObject(described(reviewSchema.shape, DOCS)),
+    output: DormantReviewSchema,
     annotations: READ_ONLY,
     run: (args, { engram }) => engram.dormantReview(args),
   }),
@@ -32,6 +38,7 @@ export const dormantTools: ToolGroup = () => [
     description:
       "Shows an event's memory as it is now (when it is still active), with the evidence for its selection (scores, whether words overlap). It says nothing about whether what the memory describes still holds. Marks the event shown and pauses the memory for cooldown_days.",
     input: z.strictObject(described(inspectSchema.shape, DOCS)),
+    output: DormantInspectionSchema,
     annotations: { ...WRITES, idempotentHint: false },
     run: (args, { engram }) => engram.dormantInspect(args),
   }),
@@ -41,6 +48,7 @@ export const dormantTools: ToolGroup = () => [
     description:
       'Records useful, irrelevant or dismissed for one event. The same category again changes nothing; a different one is refused (CONFLICT). Any feedback pauses the memory for feedback_cooldown_days; useful also restarts its dormancy. It never forgets or suppresses the memory.',
     input: z.strictObject(described(feedbackSchema.shape, DOCS)),
+    output: DormantFeedbackResultSchema,
     annotations: { ...WRITES, idempotentHint: true },
     run: (args, { engram }) => engram.dormantFeedback(args),
   }),

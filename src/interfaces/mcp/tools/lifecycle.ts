@@ -8,6 +8,12 @@ import { z } from 'zod';
 import { autoRecallSchemas } from '../../../autorecall/input.js';
 import { configureInputSchema } from '../../../config/autorecall-settings.js';
 import { observeInputSchema } from '../../../lifecycle/input.js';
+import {
+  AutoRecallResultSchema,
+  AutoRecallSettingsSchema,
+  RecallAnalysisSchema,
+} from '../../responses/autorecall.js';
+import { ObserveResultSchema } from '../../responses/lifecycle.js';
 import { COMMON_DOCS, defineTool, described, READ_ONLY, type ToolGroup, WRITES } from '../tool.js';
 
 const MESSAGE_DOCS: Record<string, string> = {
@@ -29,6 +35,7 @@ export const lifecycleTools: ToolGroup = () => [
     description:
       'Topics, entities (names, identifiers, paths, urls, dates) and key phrases of a conversation message, and whether it is worth looking in memory now, with the reason (question, memory_reference, topic_shift, sustained_discussion; or small_talk, no_content, same_topic). Reads nothing and changes nothing.',
     input: z.strictObject(described(schemas.analyze.shape, MESSAGE_DOCS)),
+    output: RecallAnalysisSchema,
     annotations: READ_ONLY,
     run: (args, { engram }) => engram.analyzeForRecall(args),
   }),
@@ -46,6 +53,7 @@ export const lifecycleTools: ToolGroup = () => [
         context_area: 'Area of the current context, for cross-domain detection.',
       }),
     ),
+    output: AutoRecallResultSchema,
     annotations: WRITES,
     run: (args, { engram }) => engram.processMessage(args),
   }),
@@ -64,6 +72,7 @@ export const lifecycleTools: ToolGroup = () => [
         min_interval_s: 'Seconds between two recalls of one conversation (>= 0).',
       }),
     ),
+    output: AutoRecallSettingsSchema,
     annotations: { ...WRITES, idempotentHint: true },
     run: (args, { engram }) => engram.configureAutoRecall(args),
   }),
@@ -81,6 +90,7 @@ export const lifecycleTools: ToolGroup = () => [
         conversation_id: 'The conversation the use happened in.',
       }),
     ),
+    output: ObserveResultSchema,
     annotations: WRITES,
     run: (args, { engram }) => engram.observeMemoryUsage(args),
   }),

@@ -6,6 +6,12 @@ import { z } from 'zod';
 
 import { idSchema, spaceSchema } from '../../../domain/input.js';
 import {
+  HistorySchema,
+  MemoryPageSchema,
+  MemorySchema,
+  RememberResultSchema,
+} from '../../responses/memories.js';
+import {
   COMMON_DOCS,
   defineTool,
   described,
@@ -63,6 +69,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
     description:
       'Store a memory (a fact, preference, rule, skill, procedure, note, episode, identity or working item) so it can be recalled in later sessions. An exact duplicate (same space, kind and text) returns the existing memory with created=false instead of a copy. Returns {memory, created}.',
     input: z.strictObject(described(schemas.remember.shape, FIELD_DOCS)),
+    output: RememberResultSchema,
     annotations: WRITES,
     run: (args, { engram }) => engram.remember(args),
   }),
@@ -71,6 +78,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
     title: 'Get a memory',
     description: 'Fetch one memory by id, whatever its status. Returns the memory.',
     input: z.strictObject(described({ id: idSchema, space: spaceSchema.optional() }, COMMON_DOCS)),
+    output: MemorySchema,
     annotations: READ_ONLY,
     run: ({ id, space }, { engram }) => engram.get(id, { space }),
   }),
@@ -85,6 +93,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
         { ...FIELD_DOCS, tags: 'The new full set of tags.' },
       ),
     ),
+    output: MemorySchema,
     annotations: WRITES,
     run: ({ id, ...rest }, { engram }) => engram.revise(id, rest),
   }),
@@ -94,6 +103,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
     description:
       'Hide a memory from recall (for example when it is wrong or no longer true). Reversible with restore; nothing is deleted. Returns the memory.',
     input: z.strictObject(changeShape),
+    output: MemorySchema,
     annotations: WRITES,
     run: ({ id, ...options }, { engram }) => engram.forget(id, options),
   }),
@@ -111,6 +121,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
         .optional()
         .describe('Restore the body, title and tags of this version (see history).'),
     }),
+    output: MemorySchema,
     annotations: WRITES,
     run: ({ id, version, ...options }, { engram }) =>
       version === undefined
@@ -131,6 +142,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
         cursor: 'The next_cursor of the previous page.',
       }),
     ),
+    output: MemoryPageSchema,
     annotations: READ_ONLY,
     run: (args, { engram }) => engram.list(args),
   }),
@@ -140,6 +152,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
     description:
       'The versions, status changes and relations of one memory. Returns {item, versions, status_events, relations}.',
     input: z.strictObject(described({ id: idSchema, space: spaceSchema.optional() }, COMMON_DOCS)),
+    output: HistorySchema,
     annotations: READ_ONLY,
     run: ({ id, space }, { engram }) => engram.history(id, { space }),
   }),

@@ -1,6 +1,7 @@
 /** The MCP recall tool: hybrid recall returning the §3.5 envelope, unchanged. */
 import { z } from 'zod';
 
+import { RecallResponseSchema } from '../../responses/recall.js';
 import { defineTool, described, READ_ONLY, type ToolGroup } from '../tool.js';
 import { FIELD_DOCS } from './memories.js';
 
@@ -21,6 +22,7 @@ export const recallTools: ToolGroup = (schemas) => [
           'Per-channel fusion weights (keyword, vector, graph, time), 0..10 (default recall.weights; 0 turns a channel off).',
       }),
     ),
+    output: RecallResponseSchema,
     annotations: READ_ONLY,
     run: (args, { engram }) => engram.recall(args),
   }),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 
 import { idSchema, spaceSchema } from '../../../domain/input.js';
+import { RelationsResultSchema, SupersedeResultSchema } from '../../responses/memories.js';
 import { COMMON_DOCS, defineTool, described, type ToolGroup, WRITES } from '../tool.js';
 
 const change = {
@@ -35,6 +36,7 @@ export const relationTools: ToolGroup = () => [
         },
       ),
     ),
+    output: RelationsResultSchema,
     annotations: WRITES,
     run: async ({ from_id, to_id, type, remove, ...options }, { engram }) => {
       if (!remove) return { relations: await engram.relate(from_id, to_id, { ...options, type }) };
@@ -57,6 +59,7 @@ export const relationTools: ToolGroup = () => [
         },
       ),
     ),
+    output: SupersedeResultSchema,
     annotations: WRITES,
     run: ({ old_id, new_id, ...options }, { engram }) => engram.supersede(old_id, new_id, options),
   }),
