@@ -3,8 +3,14 @@
  * (tokens, part of speech, lemmas, stop words, named entities). Loaded once per process, on first
  * use (about 60 ms), never per message.
  */
-import model from 'wink-eng-lite-web-model';
-import winkNLP from 'wink-nlp';
+import { createRequire } from 'node:module';
+
+import type { Model } from 'wink-nlp';
+import type winkNLP from 'wink-nlp';
+
+// Required on first use rather than imported, so that only a process that analyses a message
+// loads the library and its model (CommonJS both, so the load stays synchronous).
+const require = createRequire(import.meta.url);
 
 /** One token as the analysis reads it. */
 export interface Token {
@@ -38,7 +44,10 @@ type Nlp = ReturnType<typeof winkNLP>;
 let instance: Nlp | undefined;
 
 function nlp(): Nlp {
-  instance ??= winkNLP(model);
+  if (!instance) {
+    const wink = require('wink-nlp') as typeof winkNLP;
+    instance = wink(require('wink-eng-lite-web-model') as Model);
+  }
   return instance;
 }
 

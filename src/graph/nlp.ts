@@ -3,8 +3,15 @@
  * and parts of speech of a text. The model loads once, on first use, and is reloaded once it has
  * learned many words, because wink keeps every unseen word in its in-memory lexicon.
  */
-import model from 'wink-eng-lite-web-model';
-import winkNLP, { type PartOfSpeech, type WinkMethods } from 'wink-nlp';
+import { createRequire } from 'node:module';
+
+import type { Model, PartOfSpeech, WinkMethods } from 'wink-nlp';
+import type winkNLP from 'wink-nlp';
+
+// The library and its model are required on first use, not imported: loading them costs more
+// than a short command's whole run, and a process that never extracts names (a search, a worker
+// that extracts elsewhere) never pays it. Both are CommonJS, so the load stays synchronous.
+const require = createRequire(import.meta.url);
 
 /** An analysed text: its tokens as parallel arrays (token i is `values[i]`, `pos[i]`...). */
 export interface NlpDoc {
@@ -35,7 +42,8 @@ function nlp(): WinkMethods {
   if (!instance || learned >= MAX_LEARNED) {
     // Parts of speech only: sentence starts are read from punctuation below, and the named-entity
     // stage would only mark dates and numbers, which the calendar words and number rules cover.
-    instance = winkNLP(model, ['pos']);
+    const wink = require('wink-nlp') as typeof winkNLP;
+    instance = wink(require('wink-eng-lite-web-model') as Model, ['pos']);
     const probe = instance.readDoc('qzxjvkwq');
     learnedFrom = probe.tokens().out(instance.its.uniqueId)[0] as number;
     outOfVocabulary = (word) => probe.isOOV(word);

@@ -1,10 +1,12 @@
-/** What every CLI command shares: global options, opening the service, progress bars, exit codes. */
-import { SingleBar } from 'cli-progress';
-
-import { createEngram, type Engram } from '../../app.js';
+/**
+ * What every CLI command shares: global options, opening the service (loaded only when a command
+ * runs), loading the embedder, and mapping failures to exit codes.
+ */
+import type { Engram } from '../../app.js';
 import { isEngramError, toEngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../../embed/embedder.js';
 import { EXIT_CODES } from '../error-codes.js';
+import { type Progress, progressFactory } from './progress.js';
 
 /** Global options of every command. */
 export interface GlobalOptions {
@@ -13,52 +15,16 @@ export interface GlobalOptions {
   space?: string;
 }
 
-/** A progress reporter on stderr: a bar on a terminal, periodic lines otherwise. */
-export function progress(label: string): {
-  update(done: number, total: number): void;
-  stop(): void;
-} {
-  if (!process.stderr.isTTY) {
-    let lastPct = -1;
-    return {
-      update(done, total) {
-        const pct = Math.floor((100 * done) / Math.max(1, total));
-        if (pct >= lastPct + 10 || (done === total && pct !== lastPct)) {
-          lastPct = pct;
-          process.stderr.write(`${label}: ${pct}%\n`);
-        }
-      },
-      stop() {},
-    };
-  }
-  const bar = new SingleBar({
-    format: `${label} [{bar}] {percentage}% | {value}/{total}`,
-    stream: process.stderr,
-    hideCursor: true,
-    clearOnComplete: false,
-  });
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) bar.start(total, 0);
-      started = true;
-      bar.setTotal(total);
-      bar.update(done);
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
-}
-
 /** Opens the service for one command (no background work: the command drains what it needs). */
-export function openEngram(options: GlobalOptions): Engram {
+async function openEngram(options: GlobalOptions): Promise<Engram> {
+  const { createEngram } = await import('../../app.js');
   return createEngram({ configFile: options.config, background: false });
 }
 
 /** Loads the embedder's model, showing a progress bar only while it is being built. */
 export async function prepareEmbedder(engram: Engram): Promise<void> {
-  let bar: ReturnType<typeof progress> | undefined;
+  const progress = await progressFactory();
+  let bar: Progress | undefined;
   await engram.prepareModels({
     onProgress: (p: PrepareProgress) => {
       bar ??= progress(`engram: ${p.phase}`);
@@ -90,7 +56,7 @@ export async function withEngram(
 ): Promise<void> {
   let engram: Engram | undefined;
   try {
-    engram = openEngram(options);
+    engram = await openEngram(options);
     if (needsEmbedder) await prepareEmbedder(engram).catch(() => undefined);
     const code = await action(engram);
     process.exitCode = code ?? 0;

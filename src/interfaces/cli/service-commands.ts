@@ -1,33 +1,30 @@
-/** CLI commands that run engram as a service: `engram mcp` (stdio) and `engram serve` (HTTP). */
-import type { Command } from 'commander';
-import { stringify } from 'yaml';
-
+/**
+ * The commands that run engram as a service: `engram mcp` (stdio) and `engram serve` (HTTP). The
+ * MCP SDK and the HTTP framework load only when one of them runs.
+ */
 import { EngramError } from '../../domain/errors.js';
-import { hashToken, newToken } from '../http/auth.js';
-import { runHttpService } from '../http/service.js';
-import { runMcpStdio } from '../mcp/stdio.js';
+import type { CommandSpec } from './command.js';
 import { reportError } from './context.js';
 import { printJson, println } from './output.js';
-import { globals, int } from './program.js';
+import { int } from './parse.js';
 import { readStdin } from './stdin.js';
 
-function registerMcp(program: Command): void {
-  program
-    .command('mcp')
-    .description(
-      'serve the memory tools to an MCP client over stdio (stdout carries only the protocol)',
-    )
-    .action(async (_o: unknown, cmd: Command) => {
-      const g = globals(cmd);
-      try {
-        await runMcpStdio({ configFile: g.config, space: g.space });
-      } catch (err) {
-        process.exitCode = reportError(err, g.json ?? false);
-      }
-    });
-}
+const mcp: CommandSpec<[]> = {
+  name: 'mcp',
+  description:
+    'serve the memory tools to an MCP client over stdio (stdout carries only the protocol)',
+  async run({ globals: g }) {
+    try {
+      const { runMcpStdio } = await import('../mcp/stdio.js');
+      await runMcpStdio({ configFile: g.config, space: g.space });
+    } catch (err) {
+      process.exitCode = reportError(err, g.json ?? false);
+    }
+  },
+};
 
 async function hashFromStdin(json: boolean): Promise<void> {
+  const { hashToken } = await import('../http/auth.js');
   const token = (await readStdin()).trim();
   if (!token)
     throw new EngramError(
@@ -39,10 +36,12 @@ async function hashFromStdin(json: boolean): Promise<void> {
   else println(hashToken(token));
 }
 
-function printNewToken(json: boolean): void {
+async function printNewToken(json: boolean): Promise<void> {
+  const { hashToken, newToken } = await import('../http/auth.js');
   const token = newToken();
   const entry = { name: 'my-agent', hash: hashToken(token), role: 'write', spaces: ['default'] };
   if (json) return printJson({ token, hash: entry.hash });
+  const { stringify } = await import('yaml');
   println(
     `token (shown once; give it to the client as "Authorization: Bearer <token>"):\n${token}\n`,
   );
@@ -50,43 +49,43 @@ function printNewToken(json: boolean): void {
   println(stringify([entry]).trimEnd().replace(/^/gmu, '  '));
 }
 
-function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description(
-      'run the HTTP API (/v1) and the background worker until SIGTERM/SIGINT; binds 127.0.0.1 by default',
-    )
-    .option('--host <host>', 'address to bind (default: server.host, 127.0.0.1)')
-    .option(
-      '--port <port>',
-      'port to listen on, 0 for any free port (default: server.port, 8765)',
-      int,
-    )
-    .option('--hash-token', 'read a token on stdin and print its hash for server.tokens, then exit')
-    .option('--new-token', 'generate a token and print it with its server.tokens entry, then exit')
-    .action(
-      async (
-        o: { host?: string; port?: number; hashToken?: boolean; newToken?: boolean },
-        cmd: Command,
-      ) => {
-        const g = globals(cmd);
-        try {
-          if (o.hashToken) return await hashFromStdin(g.json ?? false);
-          if (o.newToken) return printNewToken(g.json ?? false);
-          const server = {
-            ...(o.host === undefined ? {} : { host: o.host }),
-            ...(o.port === undefined ? {} : { port: o.port }),
-          };
-          await runHttpService({ configFile: g.config, config: { server } });
-        } catch (err) {
-          process.exitCode = reportError(err, g.json ?? false);
-        }
-      },
-    );
-}
+type ServeFlags = { host?: string; port?: number; hashToken?: boolean; newToken?: boolean };
 
-/** Registers `engram mcp` and `engram serve`. */
-export function registerServiceCommands(program: Command): void {
-  registerMcp(program);
-  registerServe(program);
-}
+const serve: CommandSpec<[], ServeFlags> = {
+  name: 'serve',
+  description:
+    'run the HTTP API (/v1) and the background worker until SIGTERM/SIGINT; binds 127.0.0.1 by default',
+  options: [
+    { flags: '--host <host>', description: 'address to bind (default: server.host, 127.0.0.1)' },
+    {
+      flags: '--port <port>',
+      description: 'port to listen on, 0 for any free port (default: server.port, 8765)',
+      parse: int,
+    },
+    {
+      flags: '--hash-token',
+      description: 'read a token on stdin and print its hash for server.tokens, then exit',
+    },
+    {
+      flags: '--new-token',
+      description: 'generate a token and print it with its server.tokens entry, then exit',
+    },
+  ],
+  async run({ options: o, globals: g }) {
+    try {
+      if (o.hashToken) return await hashFromStdin(g.json ?? false);
+      if (o.newToken) return await printNewToken(g.json ?? false);
+      const server = {
+        ...(o.host === undefined ? {} : { host: o.host }),
+        ...(o.port === undefined ? {} : { port: o.port }),
+      };
+      const { runHttpService } = await import('../http/service.js');
+      await runHttpService({ configFile: g.config, config: { server } });
+    } catch (err) {
+      process.exitCode = reportError(err, g.json ?? false);
+    }
+  },
+};
+
+/** The service commands, in the order the help lists them. */
+export const SERVICE_COMMANDS: readonly CommandSpec[] = [mcp, serve];

@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 
-import pg, { type PoolConfig } from 'pg';
+import type { PoolConfig } from 'pg';
 
 import { EngramError } from '../../domain/errors.js';
+import { pgDriver } from './driver.js';
 
 /** TLS settings from configuration (`store.ssl`); they win over the URL's ssl parameters. */
 export interface PgSslOptions {
@@ -180,7 +181,9 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 && format !== 'binary'
       ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format)) as NonNullable<PoolConfig['types']>['getTypeParser'],
+      : pgDriver().types.getTypeParser(oid, format)) as NonNullable<
+    PoolConfig['types']
+  >['getTypeParser'],
 };
 
 /** The driver's pool configuration for one store. */

@@ -5,11 +5,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import pg, { type PoolClient, type QueryResultRow } from 'pg';
+import type pg from 'pg';
+import type { PoolClient, QueryResultRow } from 'pg';
 
 import { EngramError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/log.js';
 import { type PgConnection, poolConfig, type PoolSettings } from './connection.js';
+import { pgDriver } from './driver.js';
 import { pgError, type PgPhase, RETRYABLE_STATES } from './errors.js';
 import { migrate, type MigrationResult } from './migrations.js';
 
@@ -57,7 +59,8 @@ export class PgDatabase {
   private async open(): Promise<pg.Pool> {
     const { settings, connection } = this;
     const base = poolConfig(connection, { ...settings, statementTimeoutMs: 0 });
-    const client = new pg.Client({ ...base, application_name: 'engram-migrate' });
+    const { Client, Pool } = pgDriver();
+    const client = new Client({ ...base, application_name: 'engram-migrate' });
     client.on('error', () => {});
     try {
       await client.connect();
@@ -68,7 +71,7 @@ export class PgDatabase {
       await client.end().catch(() => {});
     }
     const options = `-c search_path=${settings.schema},${this.migration.extensionSchema}`;
-    const pool = new pg.Pool(poolConfig(connection, { ...settings, options }));
+    const pool = new Pool(poolConfig(connection, { ...settings, options }));
     pool.on('error', (err) =>
       settings.logger.info('postgres: an idle connection closed', {
         error: this.error(err, 'connect').message,
@@ -156,7 +159,8 @@ export class PgDatabase {
   ): Promise<T> {
     await this.start();
     const options = `-c search_path=${this.settings.schema},${this.migration!.extensionSchema}`;
-    const client = new pg.Client({
+    const { Client } = pgDriver();
+    const client = new Client({
       ...poolConfig(this.connection, { ...this.settings, statementTimeoutMs: 0, options }),
       application_name: 'engram-maintenance',
     });

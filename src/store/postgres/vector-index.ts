@@ -5,10 +5,10 @@
  * filter the index scan could not satisfy) falls back to the exact scan, so filters never hide
  * results.
  */
-import pg from 'pg';
-
-import type { ItemFilter, ScoredId } from '../store.js';
+import type { ItemFilter } from '../../domain/filter.js';
+import type { ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
+import { pgDriver } from './driver.js';
 import { compileFilter, Params, parseVector, vectorText } from './rows.js';
 
 /** HNSW build and search settings. */
@@ -37,7 +37,7 @@ export function vectorIndexSql(
   // pgvector's bounds: m in 2..100, ef_construction in 4..1000 and at least 2 * m.
   const m = Math.min(100, Math.max(2, hnsw.m));
   const efConstruction = Math.min(1_000, Math.max(2 * m, hnsw.efConstruction));
-  return `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${vectorIndexName(model, dimension)} ON vectors USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction}) WHERE model = ${pg.escapeLiteral(model)} AND dimension = ${dimension}`;
+  return `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${vectorIndexName(model, dimension)} ON vectors USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction}) WHERE model = ${pgDriver().escapeLiteral(model)} AND dimension = ${dimension}`;
 }
 
 interface Candidate {
@@ -76,7 +76,7 @@ function candidateSql(filter: ItemFilter, model: string, query: Float32Array, pa
   const where = compileFilter(filter, params);
   const q = params.add(vectorText(query));
   const dimension = query.length;
-  const from = `FROM vectors v JOIN items i ON i.pk = v.item_pk WHERE v.model = ${pg.escapeLiteral(model)} AND v.dimension = ${dimension} AND v.embedding IS NOT NULL AND ${where}`;
+  const from = `FROM vectors v JOIN items i ON i.pk = v.item_pk WHERE v.model = ${pgDriver().escapeLiteral(model)} AND v.dimension = ${dimension} AND v.embedding IS NOT NULL AND ${where}`;
   return { from, q, dimension };
 }
 

@@ -22,9 +22,20 @@ import {
   statSync,
 } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 
-import hnswlib from 'hnswlib-node';
+import type hnswlib from 'hnswlib-node';
+
+// The native addon is required when the first index is made or loaded, not imported: most stores
+// stay below `store.ann.min_items` and most commands never search vectors.
+const require = createRequire(import.meta.url);
+
+/** A new, empty HNSW graph of the given dimension in inner-product space. */
+function newGraph(dimension: number): hnswlib.HierarchicalNSW {
+  const { HierarchicalNSW } = require('hnswlib-node') as typeof hnswlib;
+  return new HierarchicalNSW('ip', dimension);
+}
 
 /** HNSW build and search parameters (config `store.ann`). */
 export interface HnswParams {
@@ -80,7 +91,7 @@ export class HnswIndex {
 
   /** A new, empty index with room for `capacity` vectors (it grows when needed). */
   static create(dimension: number, params: HnswParams, capacity: number): HnswIndex {
-    const index = new hnswlib.HierarchicalNSW('ip', dimension);
+    const index = newGraph(dimension);
     index.initIndex({
       maxElements: Math.max(1024, capacity),
       m: params.m,
@@ -95,7 +106,7 @@ export class HnswIndex {
   static async load(path: string, sidecar: IndexSidecar): Promise<HnswIndex> {
     if ((await hashFile(path)) !== sidecar.sha1)
       throw new Error(`index file ${path} fails its checksum`);
-    const index = new hnswlib.HierarchicalNSW('ip', sidecar.dimension);
+    const index = newGraph(sidecar.dimension);
     await index.readIndex(path, true);
     return HnswIndex.adopt(index, sidecar);
   }
@@ -104,7 +115,7 @@ export class HnswIndex {
   static loadSync(path: string, sidecar: IndexSidecar): HnswIndex {
     if (hashFileSync(path) !== sidecar.sha1)
       throw new Error(`index file ${path} fails its checksum`);
-    const index = new hnswlib.HierarchicalNSW('ip', sidecar.dimension);
+    const index = newGraph(sidecar.dimension);
     index.readIndexSync(path, true);
     return HnswIndex.adopt(index, sidecar);
   }

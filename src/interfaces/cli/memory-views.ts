@@ -1,0 +1,109 @@
+/** Human renderings of memories: the `list` and `search` tables, one memory's details, history. */
+import type { History, Memory, RecallResponse } from '../../domain/types.js';
+import { shorten } from './output.js';
+import { table } from './table.js';
+
+function width(): number {
+  return Math.max(80, process.stdout.columns ?? 120);
+}
+
+/** A table of memories for `list`. */
+export function memoryTable(items: readonly Memory[]): string {
+  const bodyWidth = Math.max(20, width() - 70);
+  const t = table(['id', 'kind', 'area', 'status', 'updated', 'body']);
+  for (const m of items)
+    t.push([
+      m.id,
+      m.kind,
+      shorten(m.area, 20),
+      m.status + (m.pinned ? ' 📌' : ''),
+      m.updated_at.slice(0, 10),
+      shorten(m.title ? `${m.title}: ${m.body}` : m.body, bodyWidth),
+    ]);
+  return t.toString();
+}
+
+/** The graph evidence of a hit: hops and the entity path, e.g. `2 Alice → Phoenix`. */
+function graphCell(channels: RecallResponse['hits'][number]['channels']): string {
+  if (channels.graph === undefined) return '-';
+  const path = channels.graph_path?.length ? ` ${channels.graph_path.join(' → ')}` : '';
+  return shorten(`${channels.graph}${path}`, 24);
+}
+
+/** A table of recall hits for `search`, with the per-channel ranks that explain each hit. */
+export function recallTable(result: RecallResponse): string {
+  // The graph column (hops and entity path) appears only when the graph explains some hit.
+  // The time column likewise, only when the query named a date and the time channel found a hit.
+  const graph = result.hits.some((h) => h.channels.graph !== undefined);
+  const time = result.hits.some((h) => h.channels.time !== undefined);
+  const bodyWidth = Math.max(20, width() - (graph ? 100 : 75) - (time ? 7 : 0));
+  const t = table([
+    '#',
+    'score',
+    'keyword',
+    'vector',
+    ...(graph ? ['graph'] : []),
+    ...(time ? ['time'] : []),
+    'id',
+    'kind',
+    'body',
+  ]);
+  result.hits.forEach((h, i) =>
+    t.push([
+      String(i + 1),
+      h.score.toFixed(4),
+      h.channels.keyword ?? '-',
+      h.channels.vector ?? '-',
+      ...(graph ? [graphCell(h.channels)] : []),
+      ...(time ? [h.channels.time ?? '-'] : []),
+      h.id,
+      h.kind,
+      shorten(h.title ? `${h.title}: ${h.body}` : h.body, bodyWidth),
+    ]),
+  );
+  const notes = result.degraded.map((d) => `degraded: ${d.channel} channel (${d.reason})`);
+  return [
+    result.hits.length ? t.toString() : 'no matching memories',
+    ...notes,
+    `(${result.timings_ms.total ?? 0} ms)`,
+  ].join('\n');
+}
+
+/** A memory as `key: value` lines for `get`. */
+export function memoryDetails(m: Memory): string {
+  const rows: [string, string][] = [
+    ['id', m.id],
+    ['kind', m.kind],
+    ['area', m.area],
+    ['status', m.status],
+    ['title', m.title ?? '-'],
+    ['tags', m.tags.join(', ') || '-'],
+    ['importance', String(m.importance)],
+    ['pinned', m.pinned ? 'yes' : 'no'],
+    ['strength', m.strength.toFixed(3)],
+    ['version', String(m.version)],
+    ['vector', m.vector],
+    ['created', m.created_at],
+    ['updated', m.updated_at],
+    ['accessed', `${m.access_count}×${m.last_accessed_at ? `, last ${m.last_accessed_at}` : ''}`],
+    ['source', m.source ? JSON.stringify(m.source) : '-'],
+  ];
+  return [...rows.map(([k, v]) => `${k.padEnd(11)} ${v}`), '', m.body].join('\n');
+}
+
+/** The lines of `history`: versions, status changes, relations. */
+export function historyLines(h: History): string[] {
+  return [
+    ...h.versions.map(
+      (v) =>
+        `v${v.version}  ${v.created_at}  ${v.actor ?? '-'}  ${v.reason ?? ''}\n    ${v.body.replace(/\n/gu, '\n    ')}`,
+    ),
+    ...h.status_events.map(
+      (e) => `status  ${e.at}  ${e.from_status ?? '-'} -> ${e.to_status}  (${e.reason})`,
+    ),
+    ...h.relations.map(
+      (r) =>
+        `relation  ${r.created_at}  ${r.from_id} -[${r.type}]-> ${r.to_id}${r.invalidated_at ? `  invalidated ${r.invalidated_at} (${r.invalidated_reason})` : ''}`,
+    ),
+  ];
+}
