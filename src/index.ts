@@ -29,6 +29,7 @@ export type { ListRequest, RecallRequest, RememberInput, ReviseInput } from './d
 export { type Logger, silentLogger, stderrLogger } from './domain/log.js';
 export type {
   BatchResult,
+  ChannelName,
   Decision,
   Degradation,
   History,
@@ -45,7 +46,7 @@ export type {
   StatusEvent,
   Version,
 } from './domain/types.js';
-export { KINDS, RELATION_TYPES, STATUSES } from './domain/types.js';
+export { CHANNELS, KINDS, RELATION_TYPES, STATUSES } from './domain/types.js';
 export type { CalibrationReport, Distribution } from './dormant/calibrate.js';
 export type {
   DormantCalibrateInput,

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { STATUSES } from '../domain/types.js';
+import { type ChannelName, perChannel, STATUSES } from '../domain/types.js';
 
 const ms = (def: number, max = 600_000) => z.number().int().min(0).max(max).default(def);
 const unit = (def: number) => z.number().min(0).max(1).default(def);
@@ -79,15 +79,19 @@ const embedderSchema = z
   })
   .prefault({});
 
+/**
+ * Fusion weight of each channel by default (§3.2, chosen by bench/locomo); 0 disables a channel:
+ * the graph channel, or the time channel (keyword search within the time a query names).
+ */
+const DEFAULT_WEIGHTS: Readonly<Record<ChannelName, number>> = {
+  keyword: 1,
+  vector: 0.3,
+  graph: 0.5,
+  time: 1,
+};
+
 const weightsSchema = z
-  .strictObject({
-    keyword: z.number().min(0).max(10).default(1),
-    vector: z.number().min(0).max(10).default(0.3),
-    /** 0 disables the graph channel. */
-    graph: z.number().min(0).max(10).default(0.5),
-    /** 0 disables the time channel (keyword search within the time a query names). */
-    time: z.number().min(0).max(10).default(1),
-  })
+  .strictObject(perChannel((c) => z.number().min(0).max(10).default(DEFAULT_WEIGHTS[c])))
   .prefault({});
 
 const boostsSchema = z

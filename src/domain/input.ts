@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { KINDS, RELATION_TYPES, STATUSES, TRUST_LABELS } from './types.js';
+import { KINDS, perChannel, RELATION_TYPES, STATUSES, TRUST_LABELS } from './types.js';
 
 const SPACE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const AREA_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/;
@@ -152,14 +152,7 @@ export function inputSchemas(config: InputSchemaConfig) {
       .max(config.recall.max_pool, `must be at most ${config.recall.max_pool}`)
       .optional(),
     ...filters,
-    weights: z
-      .strictObject({
-        keyword: z.number().min(0).max(10).optional(),
-        vector: z.number().min(0).max(10).optional(),
-        graph: z.number().min(0).max(10).optional(),
-        time: z.number().min(0).max(10).optional(),
-      })
-      .optional(),
+    weights: z.strictObject(perChannel(() => z.number().min(0).max(10).optional())).optional(),
     /** Legacy reranking (§5.2) for this search; default `recall.rerank.enabled`. */
     rerank: z.boolean({ message: 'must be true or false' }).optional(),
   });

@@ -40,6 +40,19 @@ export const TRUST_LABELS = ['user', 'agent', 'import', 'system', 'external'] as
 /** A provenance trust label. */
 export type Trust = (typeof TRUST_LABELS)[number];
 
+/**
+ * The recall channels (§3.1), declared once: weights, evidence and degradations are keyed by
+ * them. This order is the order of the configuration and of the documentation.
+ */
+export const CHANNELS = ['keyword', 'vector', 'graph', 'time'] as const;
+/** The name of a recall channel. */
+export type ChannelName = (typeof CHANNELS)[number];
+
+/** A record with one entry per channel, in CHANNELS order (weights, their schemas). */
+export function perChannel<V>(value: (channel: ChannelName) => V): Record<ChannelName, V> {
+  return Object.fromEntries(CHANNELS.map((c) => [c, value(c)])) as Record<ChannelName, V>;
+}
+
 /** Provenance of a memory: who or what wrote it. */
 export interface Source {
   agent?: string;
@@ -134,16 +147,15 @@ export interface History {
   relations: Relation[];
 }
 
-/** Per-channel evidence for one recall hit (§3.5). */
-export interface HitChannels {
-  keyword?: number;
-  vector?: number;
-  /** Graph hops: 1 = the item names an entity of the query, 2 = one entity edge further (§4). */
-  graph?: number;
+/**
+ * Per-channel evidence for one recall hit (§3.5): its rank in each channel that found it. The
+ * graph channel reports hops instead (1 = the item names an entity of the query, 2 = one entity
+ * edge further, §4); the time channel's rank is in the keyword search within the time the query
+ * names.
+ */
+export interface HitChannels extends Partial<Record<ChannelName, number>> {
   /** Entity names from the query's entity to the one the item names (why it was reached). */
   graph_path?: string[];
-  /** Rank in the keyword search within the time the query names (the time channel). */
-  time?: number;
 }
 
 /** One recall hit (§3.5). */
@@ -163,7 +175,7 @@ export interface RecallHit {
 
 /** A channel that did not contribute, and why (§3.4). */
 export interface Degradation {
-  channel: 'keyword' | 'vector' | 'graph' | 'time';
+  channel: ChannelName;
   reason: string;
 }
 

@@ -7,12 +7,13 @@
  * against the others.
  */
 import type { Config } from '../config/schema.js';
+import type { ItemFilter } from '../domain/filter.js';
 import { embeddingText } from '../domain/text.js';
 import type { QueryEmbedding } from '../embed/embedder.js';
 import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
 import { DORMANT_KINDS } from '../store/dormant/profile.js';
 import type { DormantStore } from '../store/dormant-store.js';
-import type { ItemFilter, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /** A score distribution. */
 export interface Distribution {

@@ -7,15 +7,18 @@
  */
 import type { Config } from '../config/schema.js';
 import { EngramError, notFound, toEngramError } from '../domain/errors.js';
+import type { ItemFilter } from '../domain/filter.js';
 import { newId } from '../domain/ids.js';
 import type { Logger } from '../domain/log.js';
 import { toMemory } from '../domain/memory.js';
+import type { RecallResponse } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
 import type { QueryEmbedding } from '../embed/embedder.js';
 import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
+import type { RecallObserver, RecallPlan } from '../retrieval/stages.js';
 import { DAY_MS, DORMANT_KINDS } from '../store/dormant/profile.js';
 import type { DormantEventRecord, DormantStore } from '../store/dormant-store.js';
-import type { ItemFilter, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { calibrate, type CalibrationReport } from './calibrate.js';
 import { evaluateSearch } from './evaluate.js';
 import {
@@ -53,8 +56,11 @@ export interface DormantRecallDeps {
   space: (space: string | undefined) => string;
 }
 
-/** Dormant recall: the scheduler of shadow evaluations and the review operations. */
-export class DormantRecall {
+/**
+ * Dormant recall: the scheduler of shadow evaluations, told of each ordinary recall as its
+ * observer, and the review operations.
+ */
+export class DormantRecall implements RecallObserver {
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
   private closed = false;
@@ -101,15 +107,25 @@ export class DormantRecall {
       .finally(() => this.pending--);
   }
 
-  /** Marks an ordinary recall as running: evaluations pause at their next page until it ends. */
-  enterRecall(): void {
+  /** An ordinary recall runs: evaluations pause at their next page until it ends. */
+  onRecallStart(): void {
     this.active++;
   }
 
-  /** Marks an ordinary recall as finished. */
-  leaveRecall(): void {
+  /**
+   * An ordinary recall ended. Evaluations waiting for it go on; when it answered, its search is
+   * scheduled for evaluation (§9), which starts after the response exists and never changes or
+   * awaits it.
+   */
+  onRecallEnd(plan: RecallPlan, response: RecallResponse | null): void {
     this.active = Math.max(0, this.active - 1);
     if (this.active === 0) for (const wake of this.waiters.splice(0)) setImmediate(wake);
+    if (response)
+      this.schedule({
+        query: plan.query,
+        filter: plan.filter,
+        returned: response.hits.map((h) => h.id),
+      });
   }
 
   /**

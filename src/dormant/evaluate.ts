@@ -7,6 +7,7 @@
  */
 import type { Config } from '../config/schema.js';
 import { toEngramError } from '../domain/errors.js';
+import type { ItemFilter } from '../domain/filter.js';
 import type { ItemRecord } from '../domain/records.js';
 import { embeddingText } from '../domain/text.js';
 import type { QueryEmbedding } from '../embed/embedder.js';
@@ -27,7 +28,7 @@ import type {
   DormantScanHit,
   DormantStore,
 } from '../store/dormant-store.js';
-import type { ItemFilter, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /** Version of the selection algorithm, part of every event's label. */
 export const DORMANT_ALGORITHM = 'dormant-v1/exact-cosine';

@@ -1,6 +1,6 @@
 /**
  * The Embedder interface every embedding provider implements (static word vectors, onnx, openai),
- * and the small helpers they share.
+ * with its optional capabilities (word vectors), and the small helpers they share.
  */
 import type { ModelRecord } from '../domain/records.js';
 
@@ -25,7 +25,25 @@ export interface EmbedderState {
   reason?: string;
 }
 
-/** Turns texts into unit-length vectors stamped with one model id and dimension. */
+/**
+ * The word-level vectors behind an embedder, for relevance scoring that matches word by word
+ * (the alignment scorer): a vocabulary whose ids are frequency ranks, and unit word vectors.
+ */
+export interface WordVectorLookup {
+  /** Vocabulary size; ids run from 0 (the most frequent word) to size - 1. */
+  readonly size: number;
+  /** Lowercase tokens of a text as the vocabulary spells them; unknown tokens are kept. */
+  tokenize(text: string): string[];
+  /** Id (0-based frequency rank) of a token, or -1 when unknown. */
+  wordId(token: string): number;
+  /** The word's vector at unit length. */
+  wordVector(id: number): Float32Array;
+}
+
+/**
+ * Turns texts into unit-length vectors stamped with one model id and dimension. Optional methods
+ * are capabilities: a consumer asks for one by testing that the method exists.
+ */
 export interface Embedder {
   /** Stable model id stamped on every vector it makes, e.g. `static:glove-6b-100d-sif@1`. */
   readonly modelId: string;
@@ -40,6 +58,8 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<(Float32Array | null)[]>;
   /** Current availability, without loading anything. */
   state(): EmbedderState;
+  /** Capability: its word vectors, loaded (and if needed built) on first use. */
+  wordVectors?(): Promise<WordVectorLookup>;
   /** Releases resources. */
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@
  * one speaker are that speaker's own).
  */
 import type { Config } from '../config/schema.js';
+import type { Booster, Candidate, RecallRun } from './stages.js';
 
 /** The facts of an item that boosts read. */
 export interface BoostFacts {
@@ -85,4 +86,24 @@ export function speakerNamedIn(query: string): (speaker: string | undefined) => 
     if (named === undefined) memo.set(speaker, (named = test(speaker)));
     return named;
   };
+}
+
+/** The booster of engram's recall: the bounded boosts above on each candidate's fused score. */
+export class BoundedBoosts implements Booster {
+  readonly maxBoost: number;
+
+  constructor(private readonly boosts: Config['recall']['boosts']) {
+    this.maxBoost = maxBoost(boosts);
+  }
+
+  boost(candidates: readonly Candidate[], run: RecallRun, now: number): Candidate[] {
+    const named = speakerNamedIn(run.plan.query);
+    const scored = candidates.map((c) => {
+      const b = boostFactor(c.item, now, this.boosts, named(c.item.source?.speaker));
+      return { ...c, score: c.fused.rrf * (1 + b) };
+    });
+    return scored.sort(
+      (a, b) => b.score - a.score || b.fused.rrf - a.fused.rrf || (a.item.id < b.item.id ? -1 : 1),
+    );
+  }
 }

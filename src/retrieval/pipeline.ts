@@ -1,42 +1,68 @@
 /**
- * The recall pipeline (§3): channels in parallel -> session context on the keyword list ->
- * reciprocal-rank fusion -> bounded boosts -> legacy rerank (§5.2, when asked) -> cut to k ->
- * access accounting for returned hits only. Always answers; a channel that cannot
- * contribute is reported in `degraded`, never hidden.
+ * The recall pipeline (§3). `runRecall` runs the stages it is given (stages.ts) in a fixed order:
+ * channels in parallel -> list stages (session context) -> fusion -> boosts -> recall stages
+ * (legacy rerank, §5.2, when asked) -> cut to k -> the decision stage (§5.1) -> access accounting
+ * for returned hits only; observers are told when a recall starts and ends. `defaultStages` is
+ * engram's recall. Always answers; a channel that cannot contribute is reported in `degraded`,
+ * never hidden.
  */
 import type { Config } from '../config/schema.js';
 import { toEngramError } from '../domain/errors.js';
-import type { ItemRecord } from '../domain/records.js';
-import type { Degradation, RecallHit, RecallResponse } from '../domain/types.js';
-import type { ItemFilter, Store } from '../store/store.js';
-import { boostFactor, maxBoost, speakerNamedIn } from './boosts.js';
+import type { Degradation, HitChannels, RecallHit, RecallResponse } from '../domain/types.js';
+import type { Store } from '../store/store.js';
+import { BoundedBoosts } from './boosts.js';
 import type { Channel, ChannelResult } from './channels/channel.js';
-import { sessionContextOn } from './context.js';
-import { type Fused, type RankedList, reciprocalRankFusion } from './fuse.js';
+import { SessionContextStage } from './context-stage.js';
+import { type Fused, type RankedList, rrfFuser } from './fuse.js';
 import type { RelevanceScorer } from './rerank/relevance.js';
-import { rerankCandidates, SessionLookup, withSessionContext } from './stages.js';
-
-/** A validated recall request, as the pipeline runs it. */
-export interface RecallPlan {
-  query: string;
-  k: number;
-  filter: ItemFilter;
-  weights: Partial<Record<Channel['name'], number>>;
-  /** Legacy reranking of the best candidates with the relevance scorer (§5.2). */
-  rerank?: boolean;
-}
+import { RerankStage } from './rerank/rerank-stage.js';
+import { SessionLookup } from './sessions.js';
+import {
+  type Candidate,
+  DECISION_OFF,
+  type RecallObserver,
+  type RecallPlan,
+  type RecallRun,
+  type RecallStages,
+  roundMs,
+} from './stages.js';
 
 /** What the pipeline is wired with. */
 export interface RecallDeps {
-  store: Store;
+  /** The store primitives recall uses: items, access accounting and session positions. */
+  store: Pick<Store, 'getItems' | 'recordAccess' | 'sessionNeighbors'>;
   config: Config;
-  channels: readonly Channel[];
+  stages: RecallStages;
   now: () => number;
   onAccessError?: (err: unknown) => void;
+  /** Told when an observer failed; recall goes on. */
+  onObserverError?: (err: unknown) => void;
+}
+
+/** What engram's own stages are built from. */
+export interface DefaultStageDeps {
+  config: Config;
+  channels: readonly Channel[];
   /** The configured relevance scorer (§8), when one is available. */
-  scorer?: RelevanceScorer | null;
+  scorer: RelevanceScorer | null;
+  observers?: readonly RecallObserver[];
   /** Told when an optional stage (session context, rerank) could not run; recall goes on without it. */
   onStageError?: (stage: 'context' | 'rerank', err: unknown) => void;
+}
+
+/** engram's recall: session context, RRF, bounded boosts, legacy rerank, no decision stage yet. */
+export function defaultStages(deps: DefaultStageDeps): RecallStages {
+  const { recall } = deps.config;
+  const report = (stage: 'context' | 'rerank') => (err: unknown) => deps.onStageError?.(stage, err);
+  return {
+    channels: deps.channels,
+    beforeFusion: [new SessionContextStage(recall, report('context'))],
+    fuser: rrfFuser(recall.rrf_k),
+    booster: new BoundedBoosts(recall.boosts),
+    afterFusion: [new RerankStage(deps.scorer, recall.rerank, report('rerank'))],
+    decision: DECISION_OFF,
+    observers: deps.observers ?? [],
+  };
 }
 
 /** Candidate pool size for a caller's k: the configured pool, widened to k, capped (§3.3). */
@@ -44,18 +70,46 @@ export function poolSize(k: number, recall: Config['recall']): number {
   return Math.min(recall.max_pool, Math.max(recall.pool, k));
 }
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
+/** Runs one recall and returns the §3.5 envelope; observers hear of its start and end. */
+export async function runRecall(deps: RecallDeps, plan: RecallPlan): Promise<RecallResponse> {
+  notify(deps, (o) => o.onRecallStart());
+  let response: RecallResponse | null = null;
+  try {
+    response = await recall(deps, plan);
+    return response;
+  } finally {
+    notify(deps, (o) => o.onRecallEnd(plan, response));
+  }
 }
 
-async function runChannels(
-  deps: RecallDeps,
-  plan: RecallPlan,
-  pool: number,
-  started: number,
-  timings: Record<string, number>,
-) {
-  const active = deps.channels.filter((c) => (plan.weights[c.name] ?? 1) > 0);
+/** The stages of one recall, in their fixed order (see the file header). */
+async function recall(deps: RecallDeps, plan: RecallPlan): Promise<RecallResponse> {
+  const started = performance.now();
+  const run: RecallRun = {
+    plan,
+    pool: poolSize(plan.k, deps.config.recall),
+    sessions: new SessionLookup(deps.store, plan.filter),
+    timings: {},
+  };
+  const found = await runChannels(deps, run, started);
+  let lists = found.lists;
+  for (const stage of deps.stages.beforeFusion) lists = await stage.apply(lists, run);
+  const t = performance.now();
+  const { boosted, now } = await fuseAndBoost(deps, run, lists);
+  run.timings.fuse = roundMs(performance.now() - t);
+  let ordered = boosted;
+  for (const stage of deps.stages.afterFusion) ordered = await stage.apply(ordered, run);
+  const cut = ordered.slice(0, plan.k).map((c) => toHit(c, found.details.get(c.item.id)));
+  const { hits, decision } = await deps.stages.decision.decide(cut, run);
+  await recordAccess(deps, plan.filter.space, hits, now);
+  run.timings.total = roundMs(performance.now() - started);
+  return { hits, degraded: found.degraded, decision, timings_ms: run.timings };
+}
+
+/** Every channel whose weight is not 0, in parallel, each within what is left of the budget. */
+async function runChannels(deps: RecallDeps, run: RecallRun, started: number) {
+  const { plan, pool, timings } = run;
+  const active = deps.stages.channels.filter((c) => (plan.weights[c.name] ?? 1) > 0);
   const budget = deps.config.recall.semantic_budget_ms;
   const settled = await Promise.allSettled(
     active.map(async (channel) => {
@@ -66,99 +120,67 @@ async function runChannels(
         limit: pool,
         deadline: budget - (performance.now() - started),
       });
-      timings[channel.name] = round(performance.now() - t);
+      timings[channel.name] = roundMs(performance.now() - t);
       return result;
     }),
   );
+  return collect(active, settled, plan);
+}
+
+/** The channels' ranked lists, their degradations and per-id evidence; throws when none answered. */
+function collect(
+  active: readonly Channel[],
+  settled: readonly PromiseSettledResult<ChannelResult>[],
+  plan: RecallPlan,
+) {
   const lists: RankedList[] = [];
   const degraded: Degradation[] = [];
-  const details = new Map<string, Partial<RecallHit['channels']>>();
+  const details = new Map<string, Partial<HitChannels>>();
   settled.forEach((outcome, i) => {
     const channel = active[i]!;
-    if (outcome.status === 'rejected')
+    if (outcome.status === 'rejected') {
       degraded.push({
         channel: channel.name,
         reason: `error:${toEngramError(outcome.reason).code}`,
       });
-    else {
-      if (outcome.value.degraded !== undefined)
-        degraded.push({ channel: channel.name, reason: outcome.value.degraded });
-      for (const [id, d] of outcome.value.details ?? [])
-        details.set(id, { ...details.get(id), ...d });
-      if (outcome.value.ids !== undefined)
-        lists.push({
-          channel: channel.name,
-          weight: plan.weights[channel.name] ?? 1,
-          ids: outcome.value.ids.map((h) => h.id),
-          scores: outcome.value.ids.map((h) => h.score),
-        });
+      return;
     }
+    const result = outcome.value;
+    if (result.degraded !== undefined)
+      degraded.push({ channel: channel.name, reason: result.degraded });
+    for (const [id, d] of result.details ?? []) details.set(id, { ...details.get(id), ...d });
+    if (result.ids !== undefined)
+      lists.push({
+        channel: channel.name,
+        weight: plan.weights[channel.name] ?? 1,
+        ids: result.ids.map((h) => h.id),
+        scores: result.ids.map((h) => h.score),
+        additive: channel.additiveScores === true,
+      });
   });
   const failure = settled.find((s) => s.status === 'rejected');
   if (lists.length === 0 && failure?.status === 'rejected') throw toEngramError(failure.reason);
   return { lists, degraded, details };
 }
 
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
-}
-
-function toHit(item: ItemRecord, score: number, channels: RecallHit['channels']): RecallHit {
-  return {
-    id: item.id,
-    kind: item.kind,
-    area: item.area,
-    title: item.title,
-    body: item.body,
-    score,
-    channels,
-    status: item.status,
-    importance: item.importance,
-    updated_at: iso(item.updated_at),
-  };
-}
-
-/** Runs one recall and returns the §3.5 envelope. */
-export async function runRecall(deps: RecallDeps, plan: RecallPlan): Promise<RecallResponse> {
-  const started = performance.now();
-  const timings: Record<string, number> = {};
-  const pool = poolSize(plan.k, deps.config.recall);
-  const channels = await runChannels(deps, plan, pool, started, timings);
-  const { degraded, details } = channels;
-  const sessions = new SessionLookup(deps.store, plan.filter);
-  const lists = await sessionContext(deps, plan, sessions, channels.lists, pool, timings);
-  const t = performance.now();
-  const fused = contenders(
-    reciprocalRankFusion(lists, deps.config.recall.rrf_k),
-    plan.rerank ? Math.max(pool, deps.config.recall.rerank.top_n) : pool,
-    maxBoost(deps.config.recall.boosts),
-  );
+/**
+ * Fuses the lists, reads the items of the candidates that can still reach the depth the later
+ * stages read, and boosts them. Returns them best first, with the time the boosts were taken at.
+ */
+async function fuseAndBoost(deps: RecallDeps, run: RecallRun, lists: readonly RankedList[]) {
+  const { fuser, booster, afterFusion } = deps.stages;
+  const depth = Math.max(run.pool, ...afterFusion.map((s) => s.depth?.(run) ?? 0));
+  const fused = contenders(fuser.fuse(lists), depth, booster.maxBoost);
+  const ids = fused.map((f) => f.id);
   const items = new Map(
-    (
-      await deps.store.getItems(
-        plan.filter.space,
-        fused.map((f) => f.id),
-      )
-    ).map((i) => [i.id, i]),
+    (await deps.store.getItems(run.plan.filter.space, ids)).map((i) => [i.id, i]),
   );
   const now = deps.now();
-  const named = speakerNamedIn(plan.query);
-  const boosts = deps.config.recall.boosts;
-  const scored = fused.flatMap((f) => {
+  const candidates = fused.flatMap((f): Candidate[] => {
     const item = items.get(f.id);
-    if (!item) return [];
-    const b = boostFactor(item, now, boosts, named(item.source?.speaker));
-    return [{ item, f, score: f.rrf * (1 + b) }];
+    return item ? [{ item, fused: f, score: f.rrf }] : [];
   });
-  scored.sort((a, b) => b.score - a.score || b.f.rrf - a.f.rrf || (a.item.id < b.item.id ? -1 : 1));
-  timings.fuse = round(performance.now() - t);
-  const ordered = plan.rerank ? await rerankStage(deps, plan, sessions, scored, timings) : scored;
-  const hits = ordered
-    .slice(0, plan.k)
-    .map((s) => toHit(s.item, s.score, { ...s.f.channels, ...details.get(s.item.id) }));
-  await recordAccess(deps, plan.filter.space, hits, now);
-  timings.total = round(performance.now() - started);
-  return { hits, degraded, decision: { state: 'off' }, timings_ms: timings };
+  return { boosted: booster.boost(candidates, run, now), now };
 }
 
 /**
@@ -171,63 +193,19 @@ function contenders(fused: readonly Fused[], n: number, boostCap: number): Fused
   return fused.filter((f) => f.rrf >= floor);
 }
 
-/** Session context on the keyword list (context.ts); without it when the store cannot say. */
-async function sessionContext(
-  deps: RecallDeps,
-  plan: RecallPlan,
-  sessions: SessionLookup,
-  lists: RankedList[],
-  pool: number,
-  timings: Record<string, number>,
-): Promise<RankedList[]> {
-  const t = performance.now();
-  const { context, rerank } = deps.config.recall;
-  try {
-    // One lookup for every channel's candidates serves session context and the reranker alike.
-    const window = Math.max(
-      sessionContextOn(context) ? context.window : 0,
-      plan.rerank ? rerank.context_window : 0,
-    );
-    await sessions.around([...new Set(lists.flatMap((l) => l.ids))], window);
-    return await withSessionContext(sessions, lists, context, pool);
-  } catch (err) {
-    deps.onStageError?.('context', err);
-    return lists;
-  } finally {
-    timings.context = round(performance.now() - t);
-  }
-}
-
-/** Legacy rerank (§5.2); the first-stage order stands when no scorer is available or it fails. */
-async function rerankStage<T extends { item: ItemRecord; score: number }>(
-  deps: RecallDeps,
-  plan: RecallPlan,
-  sessions: SessionLookup,
-  scored: T[],
-  timings: Record<string, number>,
-): Promise<T[]> {
-  if (!deps.scorer) {
-    deps.onStageError?.('rerank', new Error('no relevance scorer is available'));
-    return scored;
-  }
-  const t = performance.now();
-  try {
-    const reranked = await rerankCandidates(
-      {
-        sessions,
-        scorer: deps.scorer,
-        query: plan.query,
-        settings: deps.config.recall.rerank,
-      },
-      scored,
-    );
-    // Reported only when the stage applied, so a caller can tell a reranked answer from a plain one.
-    timings.rerank = round(performance.now() - t);
-    return reranked;
-  } catch (err) {
-    deps.onStageError?.('rerank', err);
-    return scored;
-  }
+function toHit({ item, fused, score }: Candidate, details?: Partial<HitChannels>): RecallHit {
+  return {
+    id: item.id,
+    kind: item.kind,
+    area: item.area,
+    title: item.title,
+    body: item.body,
+    score,
+    channels: { ...fused.channels, ...details },
+    status: item.status,
+    importance: item.importance,
+    updated_at: new Date(item.updated_at).toISOString(),
+  };
 }
 
 async function recordAccess(
@@ -245,5 +223,16 @@ async function recordAccess(
   } catch (err) {
     // Accounting must not take recall down: the hits are still correct, so report and go on.
     deps.onAccessError?.(err);
+  }
+}
+
+/** Tells every observer; an observer's failure is reported and never reaches the caller. */
+function notify(deps: RecallDeps, tell: (observer: RecallObserver) => void): void {
+  for (const observer of deps.stages.observers) {
+    try {
+      tell(observer);
+    } catch (err) {
+      deps.onObserverError?.(err);
+    }
   }
 }

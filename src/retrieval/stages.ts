@@ -1,138 +1,120 @@
 /**
- * The optional stages around fusion: session context on the keyword channel's list before
- * fusion, and legacy reranking of the fused, boosted candidates after it. Each stage improves the
- * order when it can and leaves it as it was when it cannot: recall always answers.
+ * The stage interfaces of the recall pipeline (§3, §5), in the order pipeline.ts runs them:
+ * channels (channels/channel.ts) -> list stages (session context) -> fuser -> booster -> recall
+ * stages (rerank) -> cut to k -> decision stage -> access accounting, with observers told when a
+ * recall starts and ends. A pipeline is assembled from a `RecallStages` value, so any stage can be
+ * swapped for another or for its no-op default.
  */
-import type { Config } from '../config/schema.js';
+import type { ItemFilter } from '../domain/filter.js';
 import type { ItemRecord } from '../domain/records.js';
-import { embeddingText } from '../domain/text.js';
-import type { ItemFilter, SessionTurn, Store } from '../store/store.js';
-import { sessionContextOn, type SessionContextOptions, spreadAlongSessions } from './context.js';
-import type { RankedList } from './fuse.js';
-import type { RelevanceScorer } from './rerank/relevance.js';
-import { rerank } from './rerank/rerank.js';
+import type { Decision, RecallHit, RecallResponse } from '../domain/types.js';
+import type { Channel } from './channels/channel.js';
+import type { Fused, RankedList } from './fuse.js';
+import type { SessionLookup } from './sessions.js';
 
-/**
- * Conversation positions for one recall, looked up once and shared by session context and
- * reranking: only ids not yet looked up with at least the asked window go to the store.
- */
-export class SessionLookup {
-  private readonly covered = new Map<string, number>();
-  private readonly turns = new Map<string, SessionTurn>();
-
-  constructor(
-    private readonly store: Store,
-    private readonly filter: ItemFilter,
-  ) {}
-
-  /**
-   * Every known turn, including `ids` that are turns and their neighbours within `window`. With
-   * `fetch` false, only what earlier lookups brought is returned (no store round trip).
-   */
-  async around(ids: readonly string[], window: number, fetch = true): Promise<SessionTurn[]> {
-    const missing = fetch ? ids.filter((id) => (this.covered.get(id) ?? -1) < window) : [];
-    if (missing.length > 0 && window >= 1 && this.store.sessionNeighbors) {
-      for (const turn of await this.store.sessionNeighbors(this.filter, missing, window))
-        this.turns.set(turn.id, turn);
-      for (const id of missing) this.covered.set(id, window);
-    }
-    return [...this.turns.values()];
-  }
+/** A validated recall request, as the pipeline runs it. */
+export interface RecallPlan {
+  query: string;
+  k: number;
+  filter: ItemFilter;
+  weights: Partial<Record<Channel['name'], number>>;
+  /** Legacy reranking of the best candidates with the relevance scorer (§5.2). */
+  rerank?: boolean;
 }
 
-/** The channels whose scores are BM25 evidence, which session context spreads. */
-const SPREAD: ReadonlySet<RankedList['channel']> = new Set(['keyword', 'time']);
-
-/**
- * Replaces each keyword-evidence list (keyword, time) with its session-context spread (see
- * context.ts), cut to `limit`.
- */
-export async function withSessionContext(
-  sessions: SessionLookup,
-  lists: readonly RankedList[],
-  options: SessionContextOptions,
-  limit: number,
-): Promise<RankedList[]> {
-  if (!sessionContextOn(options)) return [...lists];
-  const out: RankedList[] = [];
-  for (const list of lists) {
-    if (!SPREAD.has(list.channel) || !list.scores || list.ids.length === 0) {
-      out.push(list);
-      continue;
-    }
-    const positions = await sessions.around(list.ids, options.window);
-    const scored = list.ids.map((id, i) => ({ id, score: list.scores![i] ?? 0 }));
-    const spread = spreadAlongSessions(scored, positions, options).slice(0, limit);
-    out.push({ ...list, ids: spread.map((s) => s.id), scores: spread.map((s) => s.score) });
-  }
-  return out;
+/** What the stages of one recall share. */
+export interface RecallRun {
+  readonly plan: RecallPlan;
+  /** The candidate pool (§3.3): how many ids each channel is asked for. */
+  readonly pool: number;
+  /** Conversation positions, looked up once per recall for every stage that reads them. */
+  readonly sessions: SessionLookup;
+  /** Milliseconds per stage, returned as `timings_ms`; a stage adds its own key. */
+  readonly timings: Record<string, number>;
 }
 
-/** A fused candidate on its way to becoming a hit. */
-export interface ScoredCandidate {
+/** A fused candidate with its item, on its way to becoming a hit. */
+export interface Candidate {
   item: ItemRecord;
+  fused: Fused;
+  /** The score it is ordered by (fused, then boosted, then perhaps reranked). */
   score: number;
 }
 
-/** What reranking needs besides the candidates. */
-export interface RerankContext {
-  sessions: SessionLookup;
-  scorer: RelevanceScorer;
-  query: string;
-  settings: Config['recall']['rerank'];
+/** A stage on the channels' ranked lists before fusion (session context). */
+export interface ListStage {
+  /** The lists to fuse; the lists as they were when the stage cannot run. */
+  apply(lists: RankedList[], run: RecallRun): Promise<RankedList[]>;
+}
+
+/** Merges the channels' ranked lists into one order of candidates. */
+export interface Fuser {
+  /** The fused candidates, best first. */
+  fuse(lists: readonly RankedList[]): Fused[];
+}
+
+/** Scores the fused candidates with bounded boosts (§3.2) and orders them. */
+export interface Booster {
+  /**
+   * The largest boost factor B it gives (a score grows by at most 1 + B): fused candidates that
+   * cannot reach the best ones even so are never read.
+   */
+  readonly maxBoost: number;
+  /** The candidates, read in fused order and scored at time `now`, best first. */
+  boost(candidates: readonly Candidate[], run: RecallRun, now: number): Candidate[];
+}
+
+/** A stage after fusion and boosts (legacy rerank): reorders the candidates. */
+export interface RecallStage {
+  /** How many of the best candidates it reads in this run (the pool is widened to that). */
+  depth?(run: RecallRun): number;
+  /** The candidates in their new order; as they were when the stage cannot run. */
+  apply(candidates: Candidate[], run: RecallRun): Promise<Candidate[]>;
+}
+
+/** The second stage's slot (§5.1): judges the hits to return, and reports what it did. */
+export interface DecisionStage {
+  /** The hits to return (reordered at most) and the envelope's `decision`. */
+  decide(hits: RecallHit[], run: RecallRun): Promise<{ hits: RecallHit[]; decision: Decision }>;
 }
 
 /**
- * Reorders the best candidates with the relevance scorer (rerank/rerank.ts); each judged
- * candidate that is a conversation turn is read with the turns around it. Returns the candidates
- * in their new order with their reranked scores.
+ * Told when a recall starts and ends (the dormant experiment, §9). Called synchronously; an
+ * observer must not change the response or make it wait, and its failures never fail recall.
  */
-export async function rerankCandidates<T extends ScoredCandidate>(
-  ctx: RerankContext,
-  ordered: readonly T[],
-): Promise<T[]> {
-  const judged = ordered.slice(0, ctx.settings.top_n).map((c) => c.item.id);
-  const window = ctx.settings.context_window;
-  const around =
-    window >= 1
-      ? nearbyTexts(judged, await ctx.sessions.around(judged, window, false), window)
-      : null;
-  const reranked = await rerank(
-    ctx.scorer,
-    ctx.query,
-    ordered.map((c) => ({ ...c, id: c.item.id })),
-    (c) => ({ id: c.item.id, text: embeddingText(c.item), context: around?.get(c.item.id) }),
-    { topN: ctx.settings.top_n, blend: ctx.settings.blend },
-  );
-  return reranked.map((r) => ({ ...r.candidate, score: r.score }));
+export interface RecallObserver {
+  /** A recall starts (its request is valid; no channel has run yet). */
+  onRecallStart(): void;
+  /** A recall ended, with its response; `null` when it failed. */
+  onRecallEnd(plan: RecallPlan, response: RecallResponse | null): void;
 }
 
-/** For each id that is a conversation turn: the bodies of the turns within `window`, nearest first. */
-function nearbyTexts(
-  ids: readonly string[],
-  positions: readonly SessionTurn[],
-  window: number,
-): Map<string, string[]> {
-  const byId = new Map(positions.map((p) => [p.id, p]));
-  const bySession = new Map<string, SessionTurn[]>();
-  for (const p of positions) {
-    const turns = bySession.get(p.session);
-    if (turns) turns.push(p);
-    else bySession.set(p.session, [p]);
-  }
-  const out = new Map<string, string[]>();
-  for (const id of ids) {
-    const self = byId.get(id);
-    if (!self) continue;
-    const distance = (p: SessionTurn) => Math.abs(p.turn - self.turn);
-    const near = (bySession.get(self.session) ?? [])
-      .filter((p) => p.id !== id && distance(p) <= window)
-      .sort((a, b) => distance(a) - distance(b) || a.turn - b.turn);
-    if (near.length > 0)
-      out.set(
-        id,
-        near.map((p) => p.body),
-      );
-  }
-  return out;
+/** What a recall pipeline is assembled from, in the order it runs. */
+export interface RecallStages {
+  channels: readonly Channel[];
+  beforeFusion: readonly ListStage[];
+  fuser: Fuser;
+  booster: Booster;
+  afterFusion: readonly RecallStage[];
+  decision: DecisionStage;
+  observers: readonly RecallObserver[];
+}
+
+/** The no-op booster: keeps the fused order and scores. */
+export const NO_BOOSTS: Booster = Object.freeze({
+  maxBoost: 0,
+  boost: (candidates: readonly Candidate[]) => [...candidates],
+});
+
+/**
+ * The decision stage while none is connected: the hits as they are, `decision.state` "off"
+ * (§5.1: without an adapter the response is identical to ordinary recall).
+ */
+export const DECISION_OFF: DecisionStage = Object.freeze({
+  decide: async (hits: RecallHit[]) => ({ hits, decision: { state: 'off' as const } }),
+});
+
+/** Milliseconds to two decimals, as `timings_ms` reports them. */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }

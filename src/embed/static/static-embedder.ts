@@ -117,6 +117,12 @@ export class StaticEmbedder implements Embedder {
     return texts.map((text) => vectors.sentenceVector(text));
   }
 
+  /** The word-vector capability: the word vectors, prepared first when needed. */
+  async wordVectors(): Promise<WordVectors> {
+    await this.prepare();
+    return this.words();
+  }
+
   /** The loaded word vectors (for word-level scoring); throws when `prepare` has not finished. */
   words(): WordVectors {
     if (this.vectors === undefined) {

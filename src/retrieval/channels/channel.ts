@@ -1,6 +1,10 @@
-/** The Channel interface: one way of finding candidates for a query (keyword, vector, graph, time). */
-import type { HitChannels } from '../../domain/types.js';
-import type { ItemFilter, ScoredId } from '../../store/store.js';
+/**
+ * The Channel interface: one way of finding candidates for a query (keyword, vector, graph,
+ * time). Each channel is built by the registry (registry.ts) under a name from CHANNELS.
+ */
+import type { ItemFilter } from '../../domain/filter.js';
+import type { ChannelName, HitChannels } from '../../domain/types.js';
+import type { ScoredId } from '../../store/store.js';
 
 /** What every channel receives. */
 export interface ChannelRequest {
@@ -24,6 +28,11 @@ export type ChannelDetails = ReadonlyMap<string, Partial<HitChannels>>;
 
 /** One recall channel. */
 export interface Channel {
-  readonly name: 'keyword' | 'vector' | 'graph' | 'time';
+  readonly name: ChannelName;
+  /**
+   * Its scores are additive evidence with a natural zero (BM25), which session context spreads
+   * along conversations; a cosine has no zero point, so a vector channel leaves this unset.
+   */
+  readonly additiveScores?: boolean;
   search(request: ChannelRequest): Promise<ChannelResult>;
 }

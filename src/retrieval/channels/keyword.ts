@@ -6,6 +6,7 @@ import type { Channel, ChannelRequest, ChannelResult } from './channel.js';
 /** Keyword (BM25) channel; query text is reduced to plain terms, so no FTS syntax survives. */
 export class KeywordChannel implements Channel {
   readonly name = 'keyword' as const;
+  readonly additiveScores = true;
 
   constructor(private readonly store: Store) {}
 

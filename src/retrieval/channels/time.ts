@@ -16,6 +16,7 @@ const DAY_MS = 86_400_000;
 /** Keyword search within the time the query names (see the file header). */
 export class TimeChannel implements Channel {
   readonly name = 'time' as const;
+  readonly additiveScores = true;
 
   constructor(
     private readonly store: Store,

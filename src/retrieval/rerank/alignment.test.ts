@@ -3,18 +3,17 @@ import { resolve } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import type { Embedder, WordVectorLookup } from '../../embed/embedder.js';
 import { StaticEmbedder } from '../../embed/static/static-embedder.js';
-import type { WordVectors } from '../../embed/static/word-vectors.js';
 import { AlignmentScorer, properNames, scoreAlignment } from './alignment.js';
 import { wordVectorSource } from './scorers.js';
 
 const cacheDir = resolve(process.env.ENGRAM_TEST_CACHE_DIR ?? 'node_modules/.cache/engram-test');
 const embedder = new StaticEmbedder({ cacheDir });
-let words: WordVectors;
+let words: WordVectorLookup;
 
 beforeAll(async () => {
-  await embedder.prepare();
-  words = embedder.words();
+  words = await embedder.wordVectors();
 }, 300_000);
 
 const score = (query: string, texts: string[], options = {}) =>
@@ -101,5 +100,19 @@ describe('alignment scorer', () => {
     expect(out[0]).toBeCloseTo(1, 5);
     expect(out[1]).toBe(0);
     expect(await scorer.score('the of and', [{ id: 'a', text: 'the of and' }])).toEqual([0]);
+  });
+
+  it('finds word vectors only in an embedder with the word-vector capability', () => {
+    const sentencesOnly: Embedder = {
+      modelId: embedder.modelId,
+      dimension: embedder.dimension,
+      prepare: () => embedder.prepare(),
+      embed: (texts) => embedder.embed(texts),
+      state: () => embedder.state(),
+      close: async () => {},
+    };
+    expect(wordVectorSource(sentencesOnly)).toBeNull();
+    expect(wordVectorSource(null)).toBeNull();
+    expect(wordVectorSource(embedder)).not.toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The built-in `alignment` relevance scorer (§8): soft term alignment with the static GloVe word
- * vectors, offline and fast enough to judge a whole recall pool within a few milliseconds.
+ * The built-in `alignment` relevance scorer (§8): soft term alignment with the word vectors of the
+ * embedder (the static GloVe ones by default), offline and fast enough to judge a whole recall
+ * pool within a few milliseconds.
  *
  * For a query with content terms t (stop-words dropped, one term per stem) and a document D:
  *
@@ -20,7 +21,7 @@
  * 1 means every query term occurs in the document; 0 means nothing in it relates to the query.
  */
 import { STOP_WORDS } from '../../domain/text.js';
-import type { WordVectors } from '../../embed/static/word-vectors.js';
+import type { WordVectorLookup } from '../../embed/embedder.js';
 import type { RelevanceDocument, RelevanceScorer } from './relevance.js';
 import { stem } from './stem.js';
 
@@ -36,9 +37,9 @@ export interface AlignmentOptions {
   commonRank?: number;
 }
 
-/** Where the scorer gets word vectors (the static embedder, loaded on first use). */
+/** Where the scorer gets word vectors: an embedder with the word-vector capability. */
 export interface WordVectorSource {
-  wordVectors(): Promise<WordVectors>;
+  wordVectors(): Promise<WordVectorLookup>;
 }
 
 /** Default alignment tunables. */
@@ -81,7 +82,7 @@ export class AlignmentScorer implements RelevanceScorer {
 
 /** Synchronous core of the alignment scorer (see the file header for the formula). */
 export function scoreAlignment(
-  words: WordVectors,
+  words: WordVectorLookup,
   query: string,
   documents: readonly RelevanceDocument[],
   options: AlignmentOptions = {},
@@ -137,7 +138,7 @@ export function properNames(text: string): Set<string> {
   return names;
 }
 
-function queryTerms(words: WordVectors, query: string, commonRank: number): Term[] {
+function queryTerms(words: WordVectorLookup, query: string, commonRank: number): Term[] {
   const names = properNames(query);
   const byStem = new Map<string, Term>();
   for (const token of words.tokenize(query)) {
@@ -162,9 +163,9 @@ interface Caches {
   texts: Map<string, Analysed>;
   vectors: Map<number, Float32Array>;
 }
-const caches = new WeakMap<WordVectors, Caches>();
+const caches = new WeakMap<WordVectorLookup, Caches>();
 
-function cachesFor(words: WordVectors): Caches {
+function cachesFor(words: WordVectorLookup): Caches {
   let c = caches.get(words);
   if (c === undefined) caches.set(words, (c = { texts: new Map(), vectors: new Map() }));
   return c;
@@ -177,13 +178,13 @@ function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
   return value;
 }
 
-function unitVector(words: WordVectors, id: number): Float32Array {
+function unitVector(words: WordVectorLookup, id: number): Float32Array {
   const memo = cachesFor(words).vectors;
   return memo.get(id) ?? remember(memo, id, words.wordVector(id));
 }
 
 /** Analyses texts, once per distinct text (memories are judged again and again across recalls). */
-function analyser(words: WordVectors): (text: string) => Analysed {
+function analyser(words: WordVectorLookup): (text: string) => Analysed {
   const seen = cachesFor(words).texts;
   return (text) => {
     const out = seen.get(text);
@@ -209,7 +210,7 @@ class SoftTable {
   private readonly values: Float32Array;
 
   constructor(
-    words: WordVectors,
+    words: WordVectorLookup,
     private readonly terms: readonly Term[],
     sides: readonly { own: Analysed; around: readonly Analysed[] }[],
     floor: number,

@@ -1,22 +1,16 @@
 /**
- * The configured relevance scorer (§8), built from what the process has: `alignment` needs the
- * static embedder's word vectors, so it exists when the static embedder is the configured one.
+ * The configured relevance scorer (§8), built from what the process has: `alignment` needs word
+ * vectors, so it exists when the configured embedder has the word-vector capability.
  */
 import type { Config } from '../../config/schema.js';
 import type { Embedder } from '../../embed/embedder.js';
-import { StaticEmbedder } from '../../embed/static/static-embedder.js';
 import { AlignmentScorer, type WordVectorSource } from './alignment.js';
 import type { RelevanceScorer } from './relevance.js';
 
-/** Word vectors of an embedder, when it has them (the static GloVe embedder does). */
+/** Word vectors of an embedder, when it has the capability (the static GloVe embedder does). */
 export function wordVectorSource(embedder: Embedder | null): WordVectorSource | null {
-  if (!(embedder instanceof StaticEmbedder)) return null;
-  return {
-    wordVectors: async () => {
-      await embedder.prepare();
-      return embedder.words();
-    },
-  };
+  const wordVectors = embedder?.wordVectors?.bind(embedder);
+  return wordVectors ? { wordVectors } : null;
 }
 
 /** The scorer `recall.rerank.scorer` names, or null when its resources are missing. */
