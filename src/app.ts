@@ -17,11 +17,8 @@ import { GraphApi } from './graph/graph-api.js';
 import { GraphMaintainer } from './graph/maintainer.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { VectorSupply } from './models/supply.js';
-import type { Channel } from './retrieval/channels/channel.js';
-import { GraphChannel, graphLimits } from './retrieval/channels/graph.js';
-import { KeywordChannel } from './retrieval/channels/keyword.js';
-import { TimeChannel } from './retrieval/channels/time.js';
-import { VectorChannel } from './retrieval/channels/vector.js';
+import { graphLimits } from './retrieval/channels/graph.js';
+import { configuredChannels } from './retrieval/channels/registry.js';
 import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
 import { type AutoRecallFacade, autoRecallFacade } from './service/autorecall.js';
@@ -36,6 +33,7 @@ import { type ModelsFacade, modelsFacade } from './service/models.js';
 import { type RecallFacade, recallFacade } from './service/recall.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
+import { writeExportFile } from './transfer/export-file.js';
 
 /** Options of createEngram. */
 export interface CreateEngramOptions {
@@ -109,14 +107,16 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
   return assembleEngram({ config, store, vectors, log, now: options.now, relevance });
 }
 
-/** Graph upkeep as a write observer, the graph channel and the graph API (§4). */
+/** Graph upkeep as a write observer, the graph API (§4), and the wait the graph channel uses. */
 function wireGraph(ctx: ServiceContext) {
   const { config, store } = ctx;
   const graph = store.graph;
-  if (!config.graph.enabled || !graph) {
-    const channel = config.graph.enabled ? new GraphChannel(graph, config.graph) : null;
-    return { api: new GraphApi(store, config, undefined), channel, maintainer: undefined };
-  }
+  if (!config.graph.enabled || !graph)
+    return {
+      api: new GraphApi(store, config, undefined),
+      settle: undefined,
+      maintainer: undefined,
+    };
   const options = graphLimits(config.graph).extraction;
   const maintainer = new GraphMaintainer(
     store,
@@ -126,8 +126,8 @@ function wireGraph(ctx: ServiceContext) {
     (err) => ctx.log.warn('graph upkeep failed; graph rebuild repairs it', { error: String(err) }),
   );
   ctx.bus.add(maintainer);
-  const channel = new GraphChannel(graph, config.graph, (ms) => maintainer.settle(ms));
-  return { api: new GraphApi(store, config, maintainer), channel, maintainer };
+  const settle = (ms: number) => maintainer.settle(ms);
+  return { api: new GraphApi(store, config, maintainer), settle, maintainer };
 }
 
 /** Builds the capability modules over a store and a vector supply, and composes the facades. */
@@ -136,12 +136,13 @@ export function assembleEngram(parts: EngramParts): Engram {
   const { config, store, vectors, log, now } = ctx;
   const relevance = parts.relevance ?? null;
   const graph = wireGraph(ctx);
-  const channels: Channel[] = [
-    new KeywordChannel(store),
-    new VectorChannel(store, vectors),
-    new TimeChannel(store, config.recall.time, now),
-    ...(graph.channel ? [graph.channel] : []),
-  ];
+  const channels = configuredChannels({
+    store,
+    config,
+    embedding: vectors,
+    now,
+    settleGraph: graph.settle,
+  });
   const scorer = parts.dormantRelevance === undefined ? relevance : parts.dormantRelevance;
   const space = ctx.space;
   const dormant = new DormantRecall({ config, store, embedding: vectors, scorer, log, now, space });
@@ -154,6 +155,8 @@ export function assembleEngram(parts: EngramParts): Engram {
     mutate: ctx.mutate,
     notifyChanged: (s, items, operation) =>
       ctx.bus.notify({ type: 'changed', space: s, items, operation }),
+    // A backend that cannot copy its file backs up as a JSONL export of one snapshot.
+    exportBackup: (destination) => writeExportFile(store, destination),
   });
   const autoRecall = new AutoRecall({ config, store, vectors, lifecycle, now, space });
   const reads = memoryReads(ctx);
@@ -165,7 +168,7 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...memoryWrites(ctx, maintainer && ((items) => maintainer.prefetch(items))),
     ...reads,
     ...changes,
-    ...recallFacade(ctx, { channels, relevance, dormant }),
+    ...recallFacade(ctx, { channels, relevance, observers: [dormant] }),
     ...modelsFacade(ctx),
     ...lifecycleFacade(lifecycle, { revise: changes.revise, get: reads.get }),
     ...autoRecallFacade(autoRecall),

@@ -12,13 +12,13 @@ import { pathToFileURL } from 'node:url';
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import type { ItemFilter } from '../src/domain/filter.js';
 import type { ItemRecord } from '../src/domain/records.js';
 import { STATUSES } from '../src/domain/types.js';
 import { HnswIndex } from '../src/store/sqlite/ann-index.js';
 import { searchEf } from '../src/store/sqlite/ann-model.js';
 import { ANN_DEFAULTS, type AnnOptions } from '../src/store/sqlite/ann-search.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { ItemFilter } from '../src/store/store.js';
 import { draft, MODEL, randomUnit, seeded, T0 } from './fixtures/store-records.js';
 import { testEngram } from './helpers.js';
 

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import type { ItemFilter } from '../src/domain/filter.js';
 import { STATUSES } from '../src/domain/types.js';
 import { FTS_PLAN_DEFAULTS, FtsSearch } from '../src/store/sqlite/fts-search.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { ItemFilter } from '../src/store/store.js';
 import { draft, seeded, T0 } from './fixtures/store-records.js';
 
 const WORDS =

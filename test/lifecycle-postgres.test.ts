@@ -17,6 +17,7 @@ import type { Engram } from '../src/app.js';
 import { planMaintenance } from '../src/lifecycle/maintain.js';
 import type { MaintenanceWrite } from '../src/store/lifecycle-store.js';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { writeExportFile } from '../src/transfer/export-file.js';
 import { importLines } from '../src/transfer/transfer.js';
 import { tempDir } from './helpers.js';
 import { clockedEngram, DAY, failure, type TestClock, testClock } from './lifecycle-helpers.js';
@@ -260,7 +261,7 @@ describe.skipIf(!PG_URL)('PostgreSQL lifecycle', () => {
     const engram = pgEngram(testClock());
     await seedWorking(engram, 3);
     const missing = join(tempDir(), 'no-such-folder', 'engram-x.jsonl');
-    const err = await failure(pgStore(engram).lifecycle.backup(missing));
+    const err = await failure(writeExportFile(pgStore(engram), missing));
     expect(err).toMatchObject({
       code: 'STORE_UNAVAILABLE',
       details: { field: 'lifecycle.backup.dir' },

@@ -9,10 +9,10 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
+import type { ItemFilter } from '../src/domain/filter.js';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import type { Queryable } from '../src/store/postgres/database.js';
 import { annSearch, vectorIndexName } from '../src/store/postgres/vector-index.js';
-import type { ItemFilter } from '../src/store/store.js';
 import { exportLines, importLines } from '../src/transfer/transfer.js';
 import { testCacheDir } from './cache-dir.js';
 import {

@@ -6,10 +6,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { EngramError } from '../src/domain/errors.js';
+import type { ItemFilter } from '../src/domain/filter.js';
 import { newId } from '../src/domain/ids.js';
 import type { ItemExport, ItemRecord, RelationRecord } from '../src/domain/records.js';
 import { STATUSES } from '../src/domain/types.js';
-import type { ItemFilter, Mutation, MutationContext, Store } from '../src/store/store.js';
+import type { Mutation, MutationContext, Store } from '../src/store/store.js';
 import {
   DAY,
   draft,

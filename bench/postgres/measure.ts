@@ -5,10 +5,10 @@
  */
 import { createEngram, type Engram } from '../../src/app.js';
 import type { ConfigInput } from '../../src/config/schema.js';
+import type { ItemFilter } from '../../src/domain/filter.js';
 import { silentLogger } from '../../src/domain/log.js';
 import type { StaticEmbedder } from '../../src/embed/static/static-embedder.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
-import type { ItemFilter } from '../../src/store/store.js';
 import { exportLines, importLines } from '../../src/transfer/transfer.js';
 import { memories } from '../scale/corpus.js';
 import { percentile } from '../scale/stats.js';

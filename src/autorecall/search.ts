@@ -5,6 +5,7 @@
  */
 import type { AutoRecallSettings } from '../config/autorecall-settings.js';
 import type { Config } from '../config/schema.js';
+import type { ItemFilter } from '../domain/filter.js';
 import type { ItemRecord } from '../domain/records.js';
 import { embeddingText, keywordTerms } from '../domain/text.js';
 import type { Degradation } from '../domain/types.js';
@@ -12,7 +13,7 @@ import type { QueryEmbedding } from '../embed/embedder.js';
 import { dot } from '../embed/embedder.js';
 import { labelTerms } from '../lifecycle/terms.js';
 import { requireLifecycle } from '../store/lifecycle-store.js';
-import type { ItemFilter, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { RecallAnalysis } from './analyze.js';
 import {
   combineRelevance,

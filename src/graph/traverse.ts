@@ -5,8 +5,8 @@
  * the space) are neither expanded nor read for items, and every step is capped, so a query costs
  * a bounded number of index seeks whatever the store's size.
  */
+import type { ItemFilter } from '../domain/filter.js';
 import type { EntityRef, GraphStore, Neighbor } from '../store/graph-store.js';
-import type { ItemFilter } from '../store/store.js';
 import { type ExtractOptions, singular, technicalKeys } from './extract.js';
 import { cleanSurface, isCommonWord } from './normalize.js';
 

@@ -2,7 +2,9 @@
  * Backups taken before a maintenance run (§7.3, §12): a consistent online copy of the store
  * named by its time, in `lifecycle.backup.dir` (default: `backups/` beside the store file), and
  * pruning of copies older than `keep_days`. Names carry the time, so pruning follows the same
- * clock as the run (tests can simulate days).
+ * clock as the run (tests can simulate days). The copy is the backend's database file where it
+ * has one, else a JSONL export of a store snapshot, written by a function the wiring passes in
+ * (the export format is src/transfer's, a module of the same floor as this one).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -15,6 +17,21 @@ import { DAY_MS } from './decay.js';
 export interface BackupResult {
   path: string;
   pruned: string[];
+}
+
+/** Writes the whole store as a JSONL export file at a path, whole or not at all. */
+export type ExportBackup = (destination: string) => Promise<void>;
+
+/** How a backup is written, and the file extension of what it writes. */
+export interface BackupWriter {
+  readonly extension: '.db' | '.jsonl';
+  write(destination: string): Promise<void>;
+}
+
+/** The backend's copy of its database file when it has one, else the JSONL export. */
+export function backupWriter(lifecycle: LifecycleStore, exportBackup: ExportBackup): BackupWriter {
+  const copy = lifecycle.backup?.bind(lifecycle);
+  return copy ? { extension: '.db', write: copy } : { extension: '.jsonl', write: exportBackup };
 }
 
 /** Where and how to back up. */
@@ -64,7 +81,7 @@ export function listBackups(dir: string): { path: string; at: number }[] {
 
 /** Takes a consistent online backup, then removes backups older than `keepDays`. */
 export async function takeBackup(
-  lifecycle: LifecycleStore,
+  writer: BackupWriter,
   options: BackupOptions,
 ): Promise<BackupResult> {
   const dir = backupDir(options.storePath, options.dir);
@@ -77,8 +94,8 @@ export async function takeBackup(
       { field: 'lifecycle.backup.dir', rule: 'must be a writable folder' },
     );
   }
-  const path = freshName(dir, options.now, lifecycle.backupExtension ?? '.db');
-  await lifecycle.backup(path);
+  const path = freshName(dir, options.now, writer.extension);
+  await writer.write(path);
   const cutoff = options.now - options.keepDays * DAY_MS;
   const pruned: string[] = [];
   for (const old of listBackups(dir)) {

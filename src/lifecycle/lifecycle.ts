@@ -15,6 +15,7 @@ import {
   type UseSource,
 } from '../store/lifecycle-store.js';
 import type { MutationPlan, Store } from '../store/store.js';
+import type { ExportBackup } from './backup.js';
 import { strengthAt, strengthWithoutUse } from './decay.js';
 import {
   type MaintainInput,
@@ -46,6 +47,8 @@ export interface LifecycleDeps {
   ) => Promise<ItemRecord[]>;
   /** Tells write observers about items whose status a maintenance run changed. */
   notifyChanged: (space: string, items: readonly ItemRecord[], operation: string) => Promise<void>;
+  /** Writes the store as a JSONL export file: the backup where the backend has no file to copy. */
+  exportBackup: ExportBackup;
 }
 
 /** One id's outcome in an observe call. */
@@ -123,6 +126,7 @@ export class Lifecycle {
           config: this.config,
           storePath: path === undefined || path === ':memory:' ? null : path,
           onlineBackup: this.deps.store.capabilities.onlineBackup,
+          exportBackup: this.deps.exportBackup,
           now: this.deps.now,
         },
         { space, dryRun: req.dry_run, listLimit: req.list_limit, onProgress: progress },

@@ -13,7 +13,7 @@ import type {
   MaintenanceWrite,
   StrengthUpdate,
 } from '../store/lifecycle-store.js';
-import { type BackupResult, takeBackup } from './backup.js';
+import { type BackupResult, backupWriter, type ExportBackup, takeBackup } from './backup.js';
 import { effectiveBase, type LifecycleConfig, peakStrength, strengthAt } from './decay.js';
 
 /** One planned status change, as reported. */
@@ -207,6 +207,8 @@ export interface MaintainDeps {
   storePath: string | null;
   /** Whether the backend can take a consistent online backup. */
   onlineBackup: boolean;
+  /** The backup of a backend without a database file to copy: a JSONL export (src/transfer). */
+  exportBackup: ExportBackup;
   now: () => number;
 }
 
@@ -305,7 +307,7 @@ export async function runMaintenance(
 
 async function backupFirst(deps: MaintainDeps, now: number): Promise<BackupResult | null> {
   if (!deps.config.backup.enabled || deps.storePath === null || !deps.onlineBackup) return null;
-  return takeBackup(deps.lifecycle, {
+  return takeBackup(backupWriter(deps.lifecycle, deps.exportBackup), {
     storePath: deps.storePath,
     dir: deps.config.backup.dir,
     keepDays: deps.config.backup.keep_days,

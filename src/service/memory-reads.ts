@@ -1,10 +1,10 @@
 /** Facade for reading memories: one by id, filtered lists, and a memory's history and relations. */
 import { notFound } from '../domain/errors.js';
+import type { ItemFilter } from '../domain/filter.js';
 import type { InputSchemas, ListRequest } from '../domain/input.js';
 import { toMemory, toRelation, toStatusEvent, toVersion } from '../domain/memory.js';
 import type { History, Memory, Relation } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
-import type { ItemFilter } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 
 /** The read facade. */

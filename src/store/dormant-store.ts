@@ -7,8 +7,8 @@
  * ids, times, counts, scores and labels. Every method that writes runs in its own transaction,
  * apart from ordinary recall's writes.
  */
+import type { ItemFilter } from '../domain/filter.js';
 import type { Kind } from '../domain/types.js';
-import type { ItemFilter } from './store.js';
 
 /** Feedback categories of §9.4. */
 export const DORMANT_FEEDBACK = ['useful', 'irrelevant', 'dismissed'] as const;

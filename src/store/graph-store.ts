@@ -17,8 +17,8 @@
  *   `agent:` found in its source, or '' when it has none.
  * Entity ids are the backend's own and only valid until the entity disappears.
  */
+import type { ItemFilter } from '../domain/filter.js';
 import type { EdgeType, EntityType, Extraction } from '../domain/graph.js';
-import type { ItemFilter } from './store.js';
 
 /** One item's extraction to store, for the item version it was read from. */
 export interface GraphDoc {

@@ -4,9 +4,9 @@
  * only what their driver returns differently.
  */
 import { EngramError } from '../domain/errors.js';
+import type { ItemFilter } from '../domain/filter.js';
 import type { ItemRecord } from '../domain/records.js';
 import type { Kind, Status, VectorState } from '../domain/types.js';
-import type { ItemFilter } from './store.js';
 
 /** An `items` row with its columns decoded to record types; text enums are not yet checked. */
 export type ItemColumns = Omit<ItemRecord, 'kind' | 'status' | 'vector_state'> & {

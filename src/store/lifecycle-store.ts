@@ -5,7 +5,6 @@
  */
 import { EngramError } from '../domain/errors.js';
 import type { Kind, Prior, Status } from '../domain/types.js';
-import type { Store } from './store.js';
 
 /** The stored facts strength is computed from (§7.1), one row per item. */
 export interface DecayFacts {
@@ -144,10 +143,11 @@ export interface LifecycleStore {
     plan: (facts: readonly DecayFacts[]) => MaintenanceWrite,
     onProgress?: (done: number, total: number) => void,
   ): Promise<MaintenanceWrite>;
-  /** A consistent online copy of the whole store at `destination`. */
-  backup(destination: string): Promise<void>;
-  /** File extension of what `backup` writes: `.db` (a database file) unless the backend says. */
-  readonly backupExtension?: string;
+  /**
+   * A consistent online copy of the whole database file at `destination` (`.db`). Absent where a
+   * backend has no such copy: maintenance then backs up a JSONL export of `Store.snapshot`.
+   */
+  backup?(destination: string): Promise<void>;
   /**
    * Records uses in one transaction: reads the named items' facts, runs the plan, writes the
    * events and each item's new base, strength, use_count and last_used_at.
@@ -186,7 +186,10 @@ export interface LifecycleStore {
 }
 
 /** The store's lifecycle capability, or a clear error naming the backend that lacks it. */
-export function requireLifecycle(store: Store): LifecycleStore {
+export function requireLifecycle(store: {
+  readonly lifecycle?: LifecycleStore;
+  readonly capabilities: { readonly backend: string };
+}): LifecycleStore {
   if (store.lifecycle) return store.lifecycle;
   throw new EngramError(
     'STORE_UNAVAILABLE',

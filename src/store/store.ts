@@ -3,6 +3,7 @@
  * postgres/) implements it; backend differences are capability flags, never branches in core.
  * Writes are whole units: every method that changes data is atomic on its own.
  */
+import type { ItemFilter } from '../domain/filter.js';
 import type {
   ItemExport,
   ItemRecord,
@@ -11,10 +12,10 @@ import type {
   StatusEventRecord,
   VersionRecord,
 } from '../domain/records.js';
-import type { Kind, Status, VectorState } from '../domain/types.js';
-import type { DormantStore } from './dormant-store.js';
+import type { VectorState } from '../domain/types.js';
+import type { DormantEventRecord, DormantStateRecord, DormantStore } from './dormant-store.js';
 import type { GraphStore } from './graph-store.js';
-import type { LifecycleStore } from './lifecycle-store.js';
+import type { LifecycleRecord, LifecycleStore } from './lifecycle-store.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
 export interface StoreCapabilities {
@@ -28,22 +29,6 @@ export interface StoreCapabilities {
 export interface VectorWrite {
   model: string;
   vector: Float32Array | null;
-}
-
-/** Filters shared by list and every recall channel (§3.3). */
-export interface ItemFilter {
-  space: string;
-  statuses: readonly Status[];
-  kinds?: readonly Kind[];
-  /** Area prefixes: `projects` matches `projects` and `projects/...`. */
-  areas?: readonly string[];
-  /** Items must carry every tag. */
-  tags?: readonly string[];
-  pinned?: boolean;
-  created_after?: number;
-  created_before?: number;
-  updated_after?: number;
-  updated_before?: number;
 }
 
 /** A new item to insert (with its first version). */
@@ -201,6 +186,26 @@ export type LeaseOutcome<T> =
   | { acquired: true; value: T }
   | { acquired: false; holder: string; expires_at: number };
 
+/**
+ * The store's records as of one moment, read inside `Store.snapshot` (the export and the JSONL
+ * backup are written from it). Each stream pages through one table in key order; a space of null
+ * reads every space. The view is only valid until the snapshot's function settles.
+ */
+export interface SnapshotView {
+  /** When the snapshot was taken (epoch ms), by the database's clock where it has one. */
+  readonly at: number;
+  /** Full item records (with versions, status events and vectors) in id order. */
+  items(space: string | null): AsyncIterable<ItemExport>;
+  /** Relations in id order. */
+  relations(space: string | null): AsyncIterable<RelationRecord>;
+  /** Lifecycle records in `LifecycleStore.exportLifecycle`'s order; none without the capability. */
+  lifecycle(space: string | null): AsyncIterable<LifecycleRecord>;
+  /** Dormant-recall events by id; none before the first evaluation creates their table. */
+  dormantEvents(space: string | null): AsyncIterable<DormantEventRecord>;
+  /** Dormant-recall state rows by item id; none before their table exists. */
+  dormantStates(space: string | null): AsyncIterable<DormantStateRecord>;
+}
+
 /** The persistence contract every backend implements. */
 export interface Store {
   readonly capabilities: StoreCapabilities;
@@ -261,6 +266,11 @@ export interface Store {
   /** Imports full records; an id that exists already is left as it is. */
   importItems(records: readonly ItemExport[]): Promise<ImportOutcome[]>;
   importRelations(records: readonly RelationRecord[]): Promise<ImportOutcome[]>;
+  /**
+   * Runs `read` over one consistent, read-only view of the whole store (one read transaction
+   * that writers do not wait for), and ends that transaction when `read` settles.
+   */
+  snapshot<T>(read: (view: SnapshotView) => Promise<T>): Promise<T>;
   integrityCheck(): Promise<{ ok: boolean; problems: string[] }>;
   /**
    * Runs `fn` while holding the named lease (§11: background work coordinated across processes

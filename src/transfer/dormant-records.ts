@@ -72,33 +72,29 @@ export type DormantLine =
   | { kind: 'dormant_event'; value: DormantEventRecord }
   | { kind: 'dormant_state'; value: DormantStateRecord };
 
-/** Streams the telemetry of a space (or all) as JSON lines; nothing when the store lacks it. */
-export async function* dormantExportLines(
-  store: Store,
-  space: string | null,
-): AsyncIterable<string> {
-  if (!store.dormant) return;
-  for await (const e of store.dormant.exportEvents(space)) {
-    const event = {
-      ...e,
-      at: iso(e.at),
-      retrieved_at: iso(e.retrieved_at),
-      shown_at: iso(e.shown_at),
-      feedback_at: iso(e.feedback_at),
-    };
-    yield JSON.stringify({ type: 'dormant_event', event });
-  }
-  for await (const s of store.dormant.exportStates(space)) {
-    const state = {
-      ...s,
-      retrieved_at: iso(s.retrieved_at),
-      shown_at: iso(s.shown_at),
-      used_at: iso(s.used_at),
-      cooldown_until: iso(s.cooldown_until),
-      updated_at: iso(s.updated_at),
-    };
-    yield JSON.stringify({ type: 'dormant_state', state });
-  }
+/** One review-log event as a JSON line. */
+export function dormantEventToLine(e: DormantEventRecord): string {
+  const event = {
+    ...e,
+    at: iso(e.at),
+    retrieved_at: iso(e.retrieved_at),
+    shown_at: iso(e.shown_at),
+    feedback_at: iso(e.feedback_at),
+  };
+  return JSON.stringify({ type: 'dormant_event', event });
+}
+
+/** One state row as a JSON line. */
+export function dormantStateToLine(s: DormantStateRecord): string {
+  const state = {
+    ...s,
+    retrieved_at: iso(s.retrieved_at),
+    shown_at: iso(s.shown_at),
+    used_at: iso(s.used_at),
+    cooldown_until: iso(s.cooldown_until),
+    updated_at: iso(s.updated_at),
+  };
+  return JSON.stringify({ type: 'dormant_state', state });
 }
 
 /** Parses one telemetry line (its `type` is one of DORMANT_LINE_TYPES). */

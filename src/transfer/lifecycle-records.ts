@@ -176,15 +176,6 @@ export function lifecycleToLine(record: LifecycleRecord): string {
   }
 }
 
-/** Streams the lifecycle state of a space (or all) as JSON lines; nothing when the store lacks it. */
-export async function* lifecycleExportLines(
-  store: Store,
-  space: string | null,
-): AsyncIterable<string> {
-  if (!store.lifecycle) return;
-  for await (const record of store.lifecycle.exportLifecycle(space)) yield lifecycleToLine(record);
-}
-
 function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw fromZodError(result.error);

@@ -1,8 +1,8 @@
 /**
- * JSONL export and import (§2, §12). Export writes a header, then one line per item (with its
- * versions, status events and vectors) and one per relation (transfer-records.ts), then the lines
- * of the capabilities (lifecycle state, dormant-recall telemetry): lossless, so a store can move
- * between backends. Import takes those lines, or plain memory lines (`{"body": ...}`),
+ * JSONL export and import (§2, §12). Export writes the lines of one store snapshot (lines.ts: a
+ * header, one line per item with its versions, status events and vectors, one per relation, then
+ * the lines of the capabilities: lifecycle state, dormant-recall telemetry): lossless, so a store
+ * can move between backends. Import takes those lines, or plain memory lines (`{"body": ...}`),
  * idempotently: a re-run creates nothing new. Each bad line fails alone, reported with its line
  * number.
  */
@@ -11,22 +11,15 @@ import { EngramError, toEngramError } from '../domain/errors.js';
 import type { ItemExport, RelationRecord } from '../domain/records.js';
 import type { BatchResult } from '../domain/types.js';
 import type { ImportOutcome, Store } from '../store/store.js';
-import {
-  DORMANT_LINE_TYPES,
-  dormantExportLines,
-  type DormantLine,
-  importDormantLines,
-  parseDormantLine,
-} from './dormant-records.js';
+import { type DormantLine, importDormantLines } from './dormant-records.js';
 import {
   importLifecycleLines,
   LIFECYCLE_LINE_TYPES,
-  lifecycleExportLines,
   type LifecycleLine,
   lifecycleLineSpace,
-  parseLifecycleLine,
 } from './lifecycle-records.js';
-import { itemToLine, parseItemLine, parseRelationLine, relationToLine } from './records.js';
+import { type ParsedLine, parseLine, snapshotLines } from './lines.js';
+import { pulled } from './pull.js';
 
 /** What export and import need of the engram service (the composed Engram satisfies it). */
 export interface TransferTarget {
@@ -44,11 +37,6 @@ export interface TransferTarget {
     relations: readonly RelationRecord[],
   ): Promise<{ items: ImportOutcome[]; relations: ImportOutcome[] }>;
 }
-
-/** Format tag of the export header. */
-export const EXPORT_FORMAT = 'engram-export';
-/** Version of the export format. */
-export const EXPORT_VERSION = 1;
 
 /** The outcome of one imported line. */
 export interface LineResult {
@@ -84,71 +72,16 @@ export interface ImportOptions {
   onBatch?: (results: readonly LineResult[], report: ImportReport) => void;
 }
 
-/** Streams the export of one space (or all, with null) as JSON lines without newlines. */
-export async function* exportLines(
-  service: TransferTarget,
-  space: string | null,
-): AsyncIterable<string> {
-  const store = service.storeForTransfer;
-  yield JSON.stringify({
-    type: EXPORT_FORMAT,
-    version: EXPORT_VERSION,
-    exported_at: new Date().toISOString(),
-    space,
-  });
-  for await (const record of store.exportItems(space)) yield itemToLine(record);
-  for await (const relation of store.exportRelations(space)) yield relationToLine(relation);
-  yield* lifecycleExportLines(store, space);
-  yield* dormantExportLines(store, space);
-}
-
-type Parsed =
-  | { line: number; kind: 'memory'; value: unknown }
-  | { line: number; kind: 'item'; value: ItemExport }
-  | { line: number; kind: 'relation'; value: RelationRecord }
-  | { line: number; kind: 'skip' }
-  | ({ line: number } & DormantLine)
-  | ({ line: number } & LifecycleLine);
-
-function parseLine(text: string, line: number): Parsed {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new EngramError('INVALID_INPUT', `not valid JSON: ${(err as Error).message}`, {
-      field: '(line)',
-      rule: 'one JSON object per line',
-      line,
-    });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new EngramError('INVALID_INPUT', 'each line must be a JSON object', {
-      field: '(line)',
-      rule: 'JSON object',
-      line,
-    });
-  const type = (value as { type?: unknown }).type;
-  if (type === EXPORT_FORMAT) {
-    const version = (value as { version?: unknown }).version;
-    if (version !== EXPORT_VERSION)
-      throw new EngramError(
-        'INVALID_INPUT',
-        `export format version ${String(version)} is not supported (this engram reads ${EXPORT_VERSION})`,
-        { field: 'version', rule: `= ${EXPORT_VERSION}`, line },
-      );
-    return { line, kind: 'skip' };
-  }
-  if (type === 'item') return { line, kind: 'item', value: parseItemLine(value) };
-  if (type === 'relation') return { line, kind: 'relation', value: parseRelationLine(value) };
-  if (DORMANT_LINE_TYPES.includes(type as never)) return { line, ...parseDormantLine(value) };
-  if (LIFECYCLE_LINE_TYPES.includes(type as never)) return { line, ...parseLifecycleLine(value) };
-  if (type !== undefined && type !== 'memory')
-    throw new EngramError('INVALID_INPUT', `type: unknown line type ${JSON.stringify(type)}`, {
-      field: 'type',
-      rule: `item, relation, ${[...LIFECYCLE_LINE_TYPES, ...DORMANT_LINE_TYPES].join(', ')}, memory or the export header`,
-    });
-  const { type: _t, ...rest } = value as Record<string, unknown>;
-  return { line, kind: 'memory', value: rest };
+/**
+ * Streams the export of one space (or all, with null) as JSON lines without newlines, read from
+ * one store snapshot: the snapshot lasts until the last line is read or the reader stops.
+ */
+export function exportLines(service: TransferTarget, space: string | null): AsyncIterable<string> {
+  return pulled((push) =>
+    service.storeForTransfer.snapshot(async (view) => {
+      for await (const line of snapshotLines(view, space)) await push(line);
+    }),
+  );
 }
 
 function errorResult(line: number, err: unknown): LineResult {
@@ -180,7 +113,7 @@ export async function importLines(
     1,
     Math.min(options.batchSize ?? 500, service.config.limits.max_batch_items),
   );
-  let batch: Parsed[] = [];
+  let batch: ParsedLine[] = [];
   const pending: LineResult[] = [];
   const flush = async () => {
     const results = [...pending, ...(await writeBatch(service, batch, options.space))].sort(
@@ -211,7 +144,7 @@ export async function importLines(
 }
 
 /** The space a parsed line writes to, when it names one. */
-function lineSpace(p: Parsed): unknown {
+function lineSpace(p: ParsedLine): unknown {
   if (p.kind === 'item') return p.value.item.space;
   if (p.kind === 'relation') return p.value.space;
   if (p.kind === 'dormant_event' || p.kind === 'dormant_state') return p.value.space;
@@ -220,11 +153,11 @@ function lineSpace(p: Parsed): unknown {
   return undefined;
 }
 
-function isLifecycle(p: Parsed): p is Extract<Parsed, { kind: LifecycleLine['kind'] }> {
+function isLifecycle(p: ParsedLine): p is Extract<ParsedLine, { kind: LifecycleLine['kind'] }> {
   return LIFECYCLE_LINE_TYPES.includes(p.kind as never);
 }
 
-function confined(p: Parsed, options: ImportOptions): Parsed {
+function confined(p: ParsedLine, options: ImportOptions): ParsedLine {
   const space = lineSpace(p);
   if (!options.confine || options.space === undefined || space === undefined) return p;
   if (space === options.space) return p;
@@ -238,14 +171,14 @@ function confined(p: Parsed, options: ImportOptions): Parsed {
 
 async function writeBatch(
   service: TransferTarget,
-  batch: readonly Parsed[],
+  batch: readonly ParsedLine[],
   space: string | undefined,
 ): Promise<LineResult[]> {
   const results: LineResult[] = batch
     .filter((p) => p.kind === 'skip')
     .map((p) => ({ line: p.line, status: 'skipped' }));
   const memories = batch.filter(
-    (p): p is Extract<Parsed, { kind: 'memory' }> => p.kind === 'memory',
+    (p): p is Extract<ParsedLine, { kind: 'memory' }> => p.kind === 'memory',
   );
   if (memories.length > 0) {
     const written = await service.rememberMany(
@@ -261,9 +194,9 @@ async function writeBatch(
       );
     });
   }
-  const items = batch.filter((p): p is Extract<Parsed, { kind: 'item' }> => p.kind === 'item');
+  const items = batch.filter((p): p is Extract<ParsedLine, { kind: 'item' }> => p.kind === 'item');
   const relations = batch.filter(
-    (p): p is Extract<Parsed, { kind: 'relation' }> => p.kind === 'relation',
+    (p): p is Extract<ParsedLine, { kind: 'relation' }> => p.kind === 'relation',
   );
   if (items.length + relations.length > 0) {
     const outcomes = await service.importRecords(
@@ -278,7 +211,7 @@ async function writeBatch(
     );
   }
   const dormant = batch.filter(
-    (p): p is Extract<Parsed, { kind: DormantLine['kind'] }> =>
+    (p): p is Extract<ParsedLine, { kind: DormantLine['kind'] }> =>
       p.kind === 'dormant_event' || p.kind === 'dormant_state',
   );
   if (dormant.length > 0) {
@@ -300,7 +233,7 @@ async function writeBatch(
  */
 async function writeLifecycle(
   service: TransferTarget,
-  lines: readonly Extract<Parsed, { kind: LifecycleLine['kind'] }>[],
+  lines: readonly Extract<ParsedLine, { kind: LifecycleLine['kind'] }>[],
 ): Promise<LineResult[]> {
   if (lines.length === 0) return [];
   try {

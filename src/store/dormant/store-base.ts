@@ -14,10 +14,10 @@ import type {
   DormantStateRecord,
   DormantStore,
 } from '../dormant-store.js';
+import { type DormantPages, exportDormantEvents, exportDormantStates } from './export.js';
 import {
   call,
   type DormantFlow,
-  type DormantTable,
   eventFlow,
   feedbackFlow,
   importEventsFlow,
@@ -30,9 +30,6 @@ import { eventFromRow, stateFromRow } from './rows.js';
 
 /** What importing one row did. */
 type ImportOutcome = 'imported' | 'exists';
-
-/** Rows read per page of an export. */
-const EXPORT_PAGE = 500;
 
 /** A DormantStore whose writes and reads are the shared flows; backends supply how they run. */
 export abstract class DormantStoreBase implements DormantStore {
@@ -102,26 +99,19 @@ export abstract class DormantStoreBase implements DormantStore {
     return this.run(() => feedbackFlow(...args));
   }
 
-  async *exportEvents(space: string | null): AsyncIterable<DormantEventRecord> {
-    for await (const row of this.page({ name: 'dormant_recall_events', key: 'id' }, space))
-      yield eventFromRow(row as DormantEventRecord);
+  exportEvents(space: string | null): AsyncIterable<DormantEventRecord> {
+    return exportDormantEvents(this.pages, space);
   }
 
-  async *exportStates(space: string | null): AsyncIterable<DormantStateRecord> {
-    for await (const row of this.page({ name: 'dormant_recall_state', key: 'item_id' }, space))
-      yield stateFromRow(row as DormantStateRecord);
+  exportStates(space: string | null): AsyncIterable<DormantStateRecord> {
+    return exportDormantStates(this.pages, space);
   }
 
-  private async *page(table: DormantTable, space: string | null): AsyncIterable<object> {
-    if (!(await this.tablesExist())) return;
-    let after = '';
-    for (;;) {
-      const rows = await this.read(() => call('page', table, space, after, EXPORT_PAGE));
-      yield* rows;
-      if (rows.length < EXPORT_PAGE) return;
-      after = String((rows[rows.length - 1] as Record<string, unknown>)[table.key]);
-    }
-  }
+  /** The export's reads, on this store's own connection. */
+  private readonly pages: DormantPages = {
+    tablesExist: () => this.tablesExist(),
+    page: (table, space, after, limit) => this.read(() => call('page', table, space, after, limit)),
+  };
 
   async importEvents(records: readonly DormantEventRecord[]): Promise<ImportOutcome[]> {
     return this.run(() => importEventsFlow(records));

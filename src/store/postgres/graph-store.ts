@@ -4,6 +4,7 @@
  * bounded fan-out, one round trip per call (lists of entities go through unnest ... WITH
  * ORDINALITY so results keep the request order). Semantics and results match SQLite's store.
  */
+import type { ItemFilter } from '../../domain/filter.js';
 import type { EdgeType, EntityType } from '../../domain/graph.js';
 import type {
   EntityLabel,
@@ -15,7 +16,6 @@ import type {
   MentionProfile,
   Neighbor,
 } from '../graph-store.js';
-import type { ItemFilter } from '../store.js';
 import type { PgDatabase, Queryable } from './database.js';
 import {
   dumpGraph,

@@ -19,7 +19,8 @@
  * Scores are therefore not comparable across backends, but rankings agree on ordinary text: more
  * matched terms first, rarer terms above common ones, shorter documents above longer ones.
  */
-import type { ItemFilter, ScoredId } from '../store.js';
+import type { ItemFilter } from '../../domain/filter.js';
+import type { ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 

@@ -19,7 +19,6 @@ import type {
   UseEventRecord,
 } from '../lifecycle-store.js';
 import type { PgDatabase } from './database.js';
-import { writeSnapshot } from './lifecycle-backup.js';
 import { lockFactsRows, readFactsRows, writeMaintenance, writeUses } from './lifecycle-rows.js';
 import { exportLifecycleRows, readImportState, writeImport } from './lifecycle-transfer.js';
 import { assertStorable, parseVector } from './rows.js';
@@ -72,17 +71,9 @@ function unstorable(record: LifecycleRecord): { error: EngramError } | undefined
 
 /** LifecycleStore over the PostgreSQL store's pool. */
 export class PgLifecycleStore implements LifecycleStore {
-  /** Backups are JSONL snapshots in engram's export format. */
-  readonly backupExtension = '.jsonl';
-
-  /**
-   * @param extraLines export lines of telemetry kept outside the item tables (dormant recall),
-   *   appended to each backup after the snapshot.
-   */
-  constructor(
-    private readonly db: PgDatabase,
-    private readonly extraLines?: () => AsyncIterable<string>,
-  ) {}
+  // No `backup`: PostgreSQL has no database file to copy; maintenance backs up a JSONL export of
+  // the store's snapshot instead.
+  constructor(private readonly db: PgDatabase) {}
 
   async decayFacts(space: string | null, ids?: readonly string[]): Promise<DecayFacts[]> {
     if (ids?.length === 0) return [];
@@ -124,10 +115,6 @@ export class PgLifecycleStore implements LifecycleStore {
       if (stopped) throw stopped.error;
       throw err;
     }
-  }
-
-  async backup(destination: string): Promise<void> {
-    await writeSnapshot(this.db, destination, this.extraLines);
   }
 
   async recordUses(

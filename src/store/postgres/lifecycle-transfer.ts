@@ -1,7 +1,7 @@
 /**
  * Export and import of the PostgreSQL lifecycle state (§12), the twin of SQLite's: pages of
  * reinforcement bases, use events, settings, conversation states and maintenance runs in a stable
- * key order (over any Queryable, so a backup reads them inside its snapshot transaction), and the
+ * key order (over any Queryable, so a snapshot reads them inside its transaction), and the
  * locked reads and batched writes of one import batch (planned by src/lifecycle/import-plan.ts).
  */
 import type {

@@ -5,6 +5,7 @@
  * password. Semantics match the SQLite store; differences are listed in docs/postgres.md.
  */
 import { EngramError, notFound } from '../../domain/errors.js';
+import type { ItemFilter } from '../../domain/filter.js';
 import type { Logger } from '../../domain/log.js';
 import { silentLogger } from '../../domain/log.js';
 import type {
@@ -15,13 +16,11 @@ import type {
   StatusEventRecord,
   VersionRecord,
 } from '../../domain/records.js';
-import { dormantExportLines } from '../../transfer/dormant-records.js';
 import { type LeaseRows, runLease } from '../lease.js';
 import type {
   CreateOutcome,
   ImportOutcome,
   ItemDraft,
-  ItemFilter,
   Lease,
   LeaseOutcome,
   ListQuery,
@@ -29,6 +28,7 @@ import type {
   PendingVector,
   ScoredId,
   SessionTurn,
+  SnapshotView,
   Store,
   StoreCapabilities,
   StoreStats,
@@ -87,7 +87,7 @@ export function openPostgresStore(options: PostgresStoreOptions): PostgresStore 
 export class PostgresStore implements Store {
   readonly capabilities: StoreCapabilities = {
     backend: 'postgres',
-    // Maintenance backups are consistent JSONL snapshots (lifecycle-backup.ts).
+    // Maintenance backs up a JSONL export of `snapshot` (one consistent transaction).
     onlineBackup: true,
   };
   readonly schema: string;
@@ -136,7 +136,7 @@ export class PostgresStore implements Store {
     this.leases = pgLeaseRows(this.db);
     this.dormant = new PgDormantStore(this.db);
     this.graph = new PgGraphStore(this.db);
-    this.lifecycle = new PgLifecycleStore(this.db, () => dormantExportLines(this, null));
+    this.lifecycle = new PgLifecycleStore(this.db);
     this.logger = options.logger ?? silentLogger;
     this.indexes = new VectorIndexes(this.db, this.schema, this.hnsw, this.logger);
   }
@@ -440,6 +440,10 @@ export class PostgresStore implements Store {
 
   exportRelations(space: string | null): AsyncIterable<RelationRecord> {
     return transfer.exportRelations(this.db, space);
+  }
+
+  snapshot<T>(read: (view: SnapshotView) => Promise<T>): Promise<T> {
+    return transfer.snapshot(this.db, read);
   }
 
   async importItems(records: readonly ItemExport[]): Promise<ImportOutcome[]> {

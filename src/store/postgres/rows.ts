@@ -3,10 +3,10 @@
  * list cursors, and vectors in pgvector's text form (lossless for float32, signed zero included).
  */
 import { EngramError } from '../../domain/errors.js';
+import type { ItemFilter } from '../../domain/filter.js';
 import type { RelationRecord, StatusEventRecord, VersionRecord } from '../../domain/records.js';
 import type { RelationType } from '../../domain/types.js';
 import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../item-rows.js';
-import type { ItemFilter } from '../store.js';
 
 /** The columns of an item row, without the full-text vector. */
 export const ITEM_COLUMNS =

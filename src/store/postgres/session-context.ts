@@ -3,7 +3,8 @@
  * conversation (`source.session` a JSON string, `source.turn` a JSON integer) found through the
  * expression index `items_session_turn` (migration 3). Same results as the SQLite primitive.
  */
-import type { ItemFilter, SessionTurn } from '../store.js';
+import type { ItemFilter } from '../../domain/filter.js';
+import type { SessionTurn } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 

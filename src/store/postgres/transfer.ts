@@ -2,7 +2,8 @@
  * Export, import and integrity checks of the PostgreSQL store. Export pages through items in id
  * order and fetches each page's versions, events and vectors in one query per table; import
  * writes a whole batch with one statement per table. Both keep every field exactly: json columns
- * keep key order, vectors keep every float32 bit.
+ * keep key order, vectors keep every float32 bit. A snapshot runs those reads inside one
+ * REPEATABLE READ READ ONLY transaction, so an export or a backup is one moment of the store.
  */
 import type {
   ItemExport,
@@ -11,8 +12,16 @@ import type {
   StatusEventRecord,
   VersionRecord,
 } from '../../domain/records.js';
-import type { ImportOutcome } from '../store.js';
+import {
+  DORMANT_TABLES,
+  type DormantPages,
+  exportDormantEvents,
+  exportDormantStates,
+} from '../dormant/export.js';
+import type { ImportOutcome, SnapshotView } from '../store.js';
 import type { PgDatabase, Queryable } from './database.js';
+import { pgDormantRows } from './dormant-rows.js';
+import { exportLifecycleRows } from './lifecycle-transfer.js';
 import { PG_LATEST_SCHEMA_VERSION } from './migrations.js';
 import {
   eventFromRow,
@@ -107,6 +116,73 @@ export async function* exportRelations(
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1]!.id;
   }
+}
+
+/** The slice of a driver connection a snapshot uses. */
+interface SnapshotClient {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** The snapshot's connection as a Queryable; concurrent callers (an export page) take turns. */
+function onClient(client: SnapshotClient): Queryable {
+  let turn: Promise<unknown> = Promise.resolve();
+  return {
+    query<R>(sql: string, params: unknown[] = []) {
+      const run = turn.then(() => client.query(sql, params));
+      turn = run.catch(() => undefined);
+      return run.then((result) => result.rows as R[]);
+    },
+  };
+}
+
+/** The dormant tables as the snapshot sees them (the capability creates them lazily). */
+function dormantPages(q: Queryable): DormantPages {
+  return {
+    async tablesExist() {
+      const [row] = await q.query<{ n: number }>(
+        'SELECT count(*)::int4 AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1::text[])',
+        [DORMANT_TABLES],
+      );
+      return row?.n === DORMANT_TABLES.length;
+    },
+    page: (table, space, after, limit) => pgDormantRows(q).page(table, space, after, limit),
+  };
+}
+
+/** What one snapshot transaction reads through. */
+function snapshotView(q: Queryable, at: number): SnapshotView {
+  const dormant = dormantPages(q);
+  return {
+    at,
+    items: (space) => exportItems(q, space),
+    relations: (space) => exportRelations(q, space),
+    lifecycle: (space) => exportLifecycleRows(q, space),
+    dormantEvents: (space) => exportDormantEvents(dormant, space),
+    dormantStates: (space) => exportDormantStates(dormant, space),
+  };
+}
+
+/**
+ * Runs `read` inside one REPEATABLE READ READ ONLY transaction on a connection of its own (outside
+ * the pool and its statement timeout, so a long export holds no pooled connection); writers
+ * carry on meanwhile. Its moment is the transaction's clock.
+ */
+export function snapshot<T>(db: PgDatabase, read: (view: SnapshotView) => Promise<T>): Promise<T> {
+  return db.dedicated(async (client) => {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      const q = onClient(client);
+      const [clock] = await q.query<{ at: number }>(
+        'SELECT (extract(epoch FROM transaction_timestamp()) * 1000)::int8 AS at',
+      );
+      const result = await read(snapshotView(q, clock?.at ?? Date.now()));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  });
 }
 
 /** The vector state an imported item has: ready/empty with a vector of the published model. */

@@ -4,7 +4,8 @@
  * candidates in SQL, and the exact path for filters too selective for over-fetching. Reports when
  * a search that should have been approximate ran exactly because the index was not usable.
  */
-import type { ItemFilter, ScoredId, VectorSearchResult } from '../store.js';
+import type { ItemFilter } from '../../domain/filter.js';
+import type { ScoredId, VectorSearchResult } from '../store.js';
 import { IndexFiles } from './ann-index.js';
 import { type AnnStatus, ModelAnn } from './ann-model.js';
 import type { SqliteDatabase } from './database.js';

@@ -18,7 +18,8 @@
  * Stores under `planMinRows` rows run the one plain joined query: exact BM25, and there the
  * fastest.
  */
-import type { ItemFilter, ScoredId } from '../store.js';
+import type { ItemFilter } from '../../domain/filter.js';
+import type { ScoredId } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { compileFilter } from './rows.js';
 import { Statements } from './statements.js';

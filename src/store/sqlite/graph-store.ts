@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 
+import type { ItemFilter } from '../../domain/filter.js';
 import type { EdgeType, EntityType } from '../../domain/graph.js';
 import type {
   EntityLabel,
@@ -15,7 +16,6 @@ import type {
   MentionProfile,
   Neighbor,
 } from '../graph-store.js';
-import type { ItemFilter } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { storeError, writeWithRetry } from './database.js';
 import { dumpGraph, entityProfile, graphCounts, profileOfSpace } from './graph-reports.js';

@@ -1,4 +1,5 @@
 /** Row <-> record mapping for the SQLite store, and the compiled SQL of item filters. */
+import type { ItemFilter } from '../../domain/filter.js';
 import type {
   ItemRecord,
   RelationRecord,
@@ -7,7 +8,6 @@ import type {
 } from '../../domain/records.js';
 import type { Prior, RelationType, Source } from '../../domain/types.js';
 import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../item-rows.js';
-import type { ItemFilter } from '../store.js';
 
 /** An `items` row as the driver returns it: JSON columns as text, booleans as 0/1. */
 export type ItemRow = Omit<ItemColumns, 'tags' | 'pinned' | 'source' | 'prior'> & {

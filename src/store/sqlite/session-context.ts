@@ -2,7 +2,8 @@
  * Session neighbours for recall's session context: items recorded as turns of one conversation
  * (`source.session` + `source.turn`) found through the expression index `items_session_turn`.
  */
-import type { ItemFilter, SessionTurn } from '../store.js';
+import type { ItemFilter } from '../../domain/filter.js';
+import type { SessionTurn } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { compileFilter } from './rows.js';
 

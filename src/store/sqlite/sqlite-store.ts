@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 import { EngramError, notFound } from '../../domain/errors.js';
+import type { ItemFilter } from '../../domain/filter.js';
 import type {
   ItemExport,
   ItemRecord,
@@ -21,7 +22,6 @@ import type {
   CreateOutcome,
   ImportOutcome,
   ItemDraft,
-  ItemFilter,
   Lease,
   LeaseOutcome,
   ListQuery,
@@ -29,6 +29,7 @@ import type {
   PendingVector,
   ScoredId,
   SessionTurn,
+  SnapshotView,
   Store,
   StoreCapabilities,
   StoreStats,
@@ -44,7 +45,6 @@ import { sqliteLeaseRows } from './leases.js';
 import { SqliteLifecycleStore } from './lifecycle-store.js';
 import { applyMutation } from './mutate.js';
 import {
-  blobToVector,
   compileFilter,
   eventFromRow,
   itemColumns,
@@ -54,6 +54,7 @@ import {
   versionFromRow,
 } from './rows.js';
 import { sessionNeighbors } from './session-context.js';
+import * as transfer from './transfer.js';
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions {
@@ -63,8 +64,6 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   writeRetryMs?: number;
 }
-
-const PAGE = 500;
 
 /** Opens a SQLite store (creating and migrating the file when needed). */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
@@ -569,61 +568,17 @@ export class SqliteStore implements Store {
     return total;
   }
 
-  async *exportItems(space: string | null): AsyncIterable<ItemExport> {
-    let after = '';
-    for (;;) {
-      const page = this.read(() => {
-        const rows = this.db
-          .prepare(
-            `SELECT * FROM items WHERE id > ? ${space === null ? '' : 'AND space = ?'} ORDER BY id LIMIT ${PAGE}`,
-          )
-          .all(...(space === null ? [after] : [after, space])) as ItemRow[];
-        return rows.map((row) => this.exportOne(row));
-      });
-      for (const record of page) yield record;
-      if (page.length < PAGE) return;
-      after = page[page.length - 1]!.item.id;
-    }
+  exportItems(space: string | null): AsyncIterable<ItemExport> {
+    return transfer.exportItems((fn) => this.read(() => fn(this.db)), space);
   }
 
-  private exportOne(row: ItemRow): ItemExport {
-    const versions = (
-      this.db
-        .prepare('SELECT * FROM versions WHERE item_id = ? ORDER BY version')
-        .all(row.id) as (Omit<VersionRecord, 'tags'> & { tags: string })[]
-    ).map(versionFromRow);
-    const events = (
-      this.db
-        .prepare('SELECT * FROM status_events WHERE item_id = ? ORDER BY at, id')
-        .all(row.id) as StatusEventRecord[]
-    ).map(eventFromRow);
-    const vectors = (
-      this.db
-        .prepare('SELECT model, dimension, vector FROM vectors WHERE item_pk = ? ORDER BY model')
-        .all(row.pk) as { model: string; dimension: number; vector: Buffer | null }[]
-    ).map((v) => ({
-      model: v.model,
-      dimension: v.dimension,
-      vector: v.vector ? blobToVector(v.vector) : null,
-    }));
-    return { item: itemFromRow(row), versions, status_events: events, vectors };
+  exportRelations(space: string | null): AsyncIterable<RelationRecord> {
+    return transfer.exportRelations((fn) => this.read(() => fn(this.db)), space);
   }
 
-  async *exportRelations(space: string | null): AsyncIterable<RelationRecord> {
-    let after = '';
-    for (;;) {
-      const rows = this.read(
-        () =>
-          this.db
-            .prepare(
-              `SELECT * FROM relations WHERE id > ? ${space === null ? '' : 'AND space = ?'} ORDER BY id LIMIT ${PAGE}`,
-            )
-            .all(...(space === null ? [after] : [after, space])) as RelationRecord[],
-      );
-      for (const row of rows) yield relationFromRow(row);
-      if (rows.length < PAGE) return;
-      after = rows[rows.length - 1]!.id;
-    }
+  snapshot<T>(read: (view: SnapshotView) => Promise<T>): Promise<T> {
+    const source = { path: this.path, db: this.db, assertOpen: () => this.assertOpen() };
+    return transfer.snapshot(source, read);
   }
 
   async importItems(records: readonly ItemExport[]): Promise<ImportOutcome[]> {
