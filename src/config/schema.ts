@@ -4,10 +4,8 @@
  */
 import { z } from 'zod';
 
-import { type ChannelName, perChannel, STATUSES } from '../domain/types.js';
-
-const ms = (def: number, max = 600_000) => z.number().int().min(0).max(max).default(def);
-const unit = (def: number) => z.number().min(0).max(1).default(def);
+import { ms, unit } from './fields.js';
+import { recallSchema } from './recall-schema.js';
 
 /** TLS towards PostgreSQL, passed through to the driver (libpq's sslmode meanings). */
 const pgSslSchema = z.strictObject({
@@ -77,100 +75,6 @@ const embedderSchema = z
     write_budget_ms: ms(2_000),
     backfill_batch: z.number().int().min(1).max(10_000).default(256),
   })
-  .prefault({});
-
-/**
- * Fusion weight of each channel by default (§3.2, chosen by bench/locomo); 0 disables a channel:
- * the graph channel, or the time channel (keyword search within the time a query names).
- */
-const DEFAULT_WEIGHTS: Readonly<Record<ChannelName, number>> = {
-  keyword: 1,
-  vector: 0.3,
-  graph: 0.5,
-  time: 1,
-};
-
-const weightsSchema = z
-  .strictObject(perChannel((c) => z.number().min(0).max(10).default(DEFAULT_WEIGHTS[c])))
-  .prefault({});
-
-const boostsSchema = z
-  .strictObject({
-    recency: unit(0.05),
-    recency_half_life_days: z.number().positive().max(36_500).default(30),
-    frequency: unit(0.03),
-    frequency_saturation: z.number().int().min(1).max(1_000_000).default(20),
-    importance: unit(0.05),
-    strength: unit(0.03),
-    /** For memories whose `source.speaker` the query names ("What did Melanie paint?"). */
-    speaker: unit(0.25),
-  })
-  .prefault({});
-
-/**
- * Session context (src/retrieval/context.ts): nearby turns of the same conversation
- * (source.session + source.turn) lend a share of their keyword evidence to a turn.
- */
-const contextSchema = z
-  .strictObject({
-    /** Turns on each side that lend evidence; 0 turns session context off. */
-    window: z.number().int().min(0).max(50).default(3),
-    weight: z.number().min(0).max(10).default(0.5),
-    decay: unit(0.7),
-  })
-  .prefault({});
-
-/**
- * The time channel (src/retrieval/channels/time.ts): how far around the date a query names a
- * memory may have been created. Memories are written after what they tell, so more after.
- */
-const timeSchema = z
-  .strictObject({
-    before_days: z.number().min(0).max(36_500).default(1),
-    after_days: z.number().min(0).max(36_500).default(7),
-  })
-  .prefault({});
-
-/** Tunables of the built-in `alignment` relevance scorer (src/retrieval/rerank/alignment.ts). */
-const alignmentSchema = z
-  .strictObject({
-    floor: z.number().min(0).max(0.99).default(0.4),
-    lexical_weight: unit(0.5),
-    context_weight: unit(0.7),
-    common_rank: z.number().positive().max(1_000_000).default(100),
-  })
-  .prefault({});
-
-/** Legacy reranking (§5.2, src/retrieval/rerank/rerank.ts); the request's `rerank` overrides `enabled`. */
-const rerankSchema = z
-  .strictObject({
-    enabled: z.boolean().default(true),
-    scorer: z.enum(['alignment']).default('alignment'),
-    /** How many of the best first-stage candidates are judged. */
-    top_n: z.number().int().min(1).max(10_000).default(100),
-    /** Weight of the normalised first-stage score in the reranked order. */
-    blend: unit(0.5),
-    /** Turns on each side of a conversation turn the scorer reads as its context. */
-    context_window: z.number().int().min(0).max(50).default(2),
-    alignment: alignmentSchema,
-  })
-  .prefault({});
-
-const recallSchema = z
-  .strictObject({
-    k: z.number().int().min(1).max(200).default(5),
-    pool: z.number().int().min(1).max(10_000).default(100),
-    max_pool: z.number().int().min(1).max(10_000).default(200),
-    rrf_k: z.number().min(0).max(10_000).default(30),
-    semantic_budget_ms: ms(800),
-    weights: weightsSchema,
-    boosts: boostsSchema,
-    context: contextSchema,
-    time: timeSchema,
-    rerank: rerankSchema,
-    default_statuses: z.array(z.enum(STATUSES)).min(1).default(['active', 'challenged']),
-  })
-  .refine((r) => r.pool <= r.max_pool, { message: 'pool must not exceed max_pool', path: ['pool'] })
   .prefault({});
 
 /** Hard maximum of graph traversal depth (hops), whatever the configuration asks. */
