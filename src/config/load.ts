@@ -3,10 +3,11 @@
  * overrides, validated once with zod into a frozen Config. Errors name the key and the rule.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type * as Yaml from 'yaml';
 import type { z } from 'zod';
 
 import { EngramError } from '../domain/errors.js';
@@ -70,6 +71,14 @@ function configError(error: z.ZodError, file: string | undefined): EngramError {
   return new EngramError('CONFIG_INVALID', `${where}: ${base.message}`, { ...base.details, file });
 }
 
+/**
+ * The YAML parser, loaded on first use: a process with no configuration file and no `ENGRAM_*`
+ * variable (most CLI runs) never pays for it.
+ */
+function yaml(): typeof Yaml {
+  return createRequire(import.meta.url)('yaml') as typeof Yaml;
+}
+
 function readConfigFile(file: string): Record<string, unknown> {
   if (!existsSync(file) || !statSync(file).isFile()) {
     throw new EngramError('CONFIG_INVALID', `configuration file ${file} does not exist`, {
@@ -77,6 +86,10 @@ function readConfigFile(file: string): Record<string, unknown> {
       rule: 'file must exist',
     });
   }
+  // Loaded only when a file is read: most processes (every CLI run without --config) never parse YAML.
+  const { parse: parseYaml, YAMLParseError } = createRequire(import.meta.url)(
+    'yaml',
+  ) as typeof Yaml;
   let data: unknown;
   try {
     data = parseYaml(readFileSync(file, 'utf8'));
@@ -154,7 +167,7 @@ function parseEnvValue(raw: string): unknown {
   const trimmed = raw.trim();
   if (trimmed === '') return raw;
   try {
-    const value: unknown = parseYaml(trimmed);
+    const value: unknown = yaml().parse(trimmed);
     return value ?? raw;
   } catch {
     return raw;
