@@ -1,7 +1,7 @@
 /**
  * The HTTP app: Hono with @hono/zod-openapi. Middleware gives each request an id, counts it for
  * graceful shutdown, applies CORS (only when configured) and authenticates space routes; one
- * error handler maps every failure. Routes are thin calls into the MemoryService.
+ * error handler maps every failure. Routes are thin calls into the engram service.
  */
 import { randomUUID } from 'node:crypto';
 

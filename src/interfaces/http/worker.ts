@@ -1,5 +1,5 @@
 /**
- * The service process's background worker: runs the vector backfill (MemoryService.backfill) soon
+ * The service process's background worker: runs the vector backfill (Engram.backfill) soon
  * after writes that left items vector-pending and on a slow timer (for items written by other
  * processes on the same store), one run at a time, and reports its state for /v1/health.
  */

@@ -1,6 +1,6 @@
 /**
  * Memory routes: remember (one or a batch), list, get, revise (PATCH), forget (DELETE), history.
- * Each handler is one MemoryService call in the path's space.
+ * Each handler is one engram service call in the path's space.
  */
 import { EngramError } from '../../../domain/errors.js';
 import type { BatchResult } from '../../../domain/types.js';

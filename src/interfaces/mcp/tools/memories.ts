@@ -1,6 +1,6 @@
 /**
  * MCP tools over single memories: remember, get, revise, forget, restore, list, history. Each is
- * one MemoryService call; validation and domain rules live in the service.
+ * one engram service call; validation and domain rules live in the service.
  */
 import { z } from 'zod';
 
