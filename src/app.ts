@@ -33,7 +33,6 @@ import { type ModelsFacade, modelsFacade } from './service/models.js';
 import { type RecallFacade, recallFacade } from './service/recall.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
-import { writeExportFile } from './transfer/export-file.js';
 
 /** Options of createEngram. */
 export interface CreateEngramOptions {
@@ -155,8 +154,10 @@ export function assembleEngram(parts: EngramParts): Engram {
     mutate: ctx.mutate,
     notifyChanged: (s, items, operation) =>
       ctx.bus.notify({ type: 'changed', space: s, items, operation }),
-    // A backend that cannot copy its file backs up as a JSONL export of one snapshot.
-    exportBackup: (destination) => writeExportFile(store, destination),
+    // A backend that cannot copy its file backs up as a JSONL export of one snapshot; the export
+    // modules load only then, so a short-lived process (one CLI command) never pays for them.
+    exportBackup: async (destination) =>
+      (await import('./transfer/export-file.js')).writeExportFile(store, destination),
   });
   const autoRecall = new AutoRecall({ config, store, vectors, lifecycle, now, space });
   const reads = memoryReads(ctx);
