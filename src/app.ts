@@ -3,7 +3,6 @@
  * embedder and its queue, builds the capability modules (graph upkeep, recall channels, dormant
  * recall, lifecycle, auto-recall) and composes the service facades into one Engram object.
  */
-import { AutoRecall } from './autorecall/engine.js';
 import { loadConfig } from './config/load.js';
 import type { Config, ConfigInput } from './config/schema.js';
 import { type Logger, stderrLogger } from './domain/log.js';
@@ -13,7 +12,6 @@ import type { Embedder } from './embed/embedder.js';
 import { EmbeddingQueue } from './embed/queue.js';
 import { StaticEmbedder } from './embed/static/static-embedder.js';
 import { InlineExtractor, WorkerExtractor } from './graph/extractor.js';
-import { GraphApi } from './graph/graph-api.js';
 import { GraphMaintainer } from './graph/maintainer.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { VectorSupply } from './models/supply.js';
@@ -30,6 +28,7 @@ import { type MemoryChanges, memoryChanges } from './service/memory-changes.js';
 import { type MemoryReads, memoryReads } from './service/memory-reads.js';
 import { type MemoryWrites, memoryWrites } from './service/memory-writes.js';
 import { type ModelsFacade, modelsFacade } from './service/models.js';
+import { once } from './service/once.js';
 import { type RecallFacade, recallFacade } from './service/recall.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
@@ -106,16 +105,19 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
   return assembleEngram({ config, store, vectors, log, now: options.now, relevance });
 }
 
-/** Graph upkeep as a write observer, the graph API (§4), and the wait the graph channel uses. */
+/**
+ * Graph upkeep as a write observer, the graph API (§4, built on first use: most processes never
+ * ask for it), and the wait the graph channel uses.
+ */
 function wireGraph(ctx: ServiceContext) {
   const { config, store } = ctx;
   const graph = store.graph;
+  const graphApi = (maintainer: GraphMaintainer | undefined) =>
+    once(
+      async () => new (await import('./graph/graph-api.js')).GraphApi(store, config, maintainer),
+    );
   if (!config.graph.enabled || !graph)
-    return {
-      api: new GraphApi(store, config, undefined),
-      settle: undefined,
-      maintainer: undefined,
-    };
+    return { api: graphApi(undefined), settle: undefined, maintainer: undefined };
   const options = graphLimits(config.graph).extraction;
   const maintainer = new GraphMaintainer(
     store,
@@ -126,7 +128,7 @@ function wireGraph(ctx: ServiceContext) {
   );
   ctx.bus.add(maintainer);
   const settle = (ms: number) => maintainer.settle(ms);
-  return { api: new GraphApi(store, config, maintainer), settle, maintainer };
+  return { api: graphApi(maintainer), settle, maintainer };
 }
 
 /** Builds the capability modules over a store and a vector supply, and composes the facades. */
@@ -159,7 +161,17 @@ export function assembleEngram(parts: EngramParts): Engram {
     exportBackup: async (destination) =>
       (await import('./transfer/export-file.js')).writeExportFile(store, destination),
   });
-  const autoRecall = new AutoRecall({ config, store, vectors, lifecycle, now, space });
+  const autoRecall = once(
+    async () =>
+      new (await import('./autorecall/engine.js')).AutoRecall({
+        config,
+        store,
+        vectors,
+        lifecycle,
+        now,
+        space,
+      }),
+  );
   const reads = memoryReads(ctx);
   const changes = memoryChanges(ctx);
   const maintainer = graph.maintainer;

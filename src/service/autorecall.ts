@@ -28,19 +28,19 @@ export interface AutoRecallFacade {
   autoRecallStats(options?: { space?: string }): Promise<AutoRecallStats>;
 }
 
-/** The auto-recall facade over the auto-recall engine. */
-export function autoRecallFacade(autoRecall: AutoRecall): AutoRecallFacade {
+/** The auto-recall facade over the auto-recall engine, which it gets on first use. */
+export function autoRecallFacade(engine: () => Promise<AutoRecall>): AutoRecallFacade {
   return {
-    analyzeForRecall: (input, history) =>
-      autoRecall.analyze(typeof input === 'string' ? { message: input, history } : input),
-    processMessage: (input, history, conversationId) =>
-      autoRecall.process(
+    analyzeForRecall: async (input, history) =>
+      (await engine()).analyze(typeof input === 'string' ? { message: input, history } : input),
+    processMessage: async (input, history, conversationId) =>
+      (await engine()).process(
         typeof input === 'string'
           ? { message: input, history, conversation_id: conversationId }
           : input,
       ),
-    configureAutoRecall: (input) => autoRecall.configure(input),
-    autoRecallSettings: (options = {}) => autoRecall.settings(options.space),
-    autoRecallStats: (options = {}) => autoRecall.stats(options.space),
+    configureAutoRecall: async (input) => (await engine()).configure(input),
+    autoRecallSettings: async (options = {}) => (await engine()).settings(options.space),
+    autoRecallStats: async (options = {}) => (await engine()).stats(options.space),
   };
 }

@@ -28,13 +28,13 @@ export interface GraphFacade {
   ): Promise<RebuildReport>;
 }
 
-/** The graph facade over the graph API. */
-export function graphFacade(graph: GraphApi): GraphFacade {
+/** The graph facade over the graph API, which it gets on first use. */
+export function graphFacade(graph: () => Promise<GraphApi>): GraphFacade {
   return {
-    graphStats: (options = {}) => graph.stats(options),
-    graphNeighbors: (request) => graph.neighbors(request),
-    graphEntities: (request = {}) => graph.entities(request),
-    graphHubs: (request = {}) => graph.hubs(request),
-    graphRebuild: (request = {}, onProgress) => graph.rebuild(request, onProgress),
+    graphStats: async (options = {}) => (await graph()).stats(options),
+    graphNeighbors: async (request) => (await graph()).neighbors(request),
+    graphEntities: async (request = {}) => (await graph()).entities(request),
+    graphHubs: async (request = {}) => (await graph()).hubs(request),
+    graphRebuild: async (request = {}, onProgress) => (await graph()).rebuild(request, onProgress),
   };
 }
