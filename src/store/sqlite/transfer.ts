@@ -39,28 +39,27 @@ const PAGE = 500;
 /** How long a snapshot's connection waits on a lock (a reader in WAL mode only meets recovery). */
 const SNAPSHOT_BUSY_MS = 5_000;
 
-function exportOne(db: SqliteDatabase, row: ItemRow): ItemExport {
-  const versions = (
-    db.prepare('SELECT * FROM versions WHERE item_id = ? ORDER BY version').all(row.id) as (Omit<
-      VersionRecord,
-      'tags'
-    > & { tags: string })[]
-  ).map(versionFromRow);
-  const events = (
-    db
-      .prepare('SELECT * FROM status_events WHERE item_id = ? ORDER BY at, id')
-      .all(row.id) as StatusEventRecord[]
-  ).map(eventFromRow);
-  const vectors = (
-    db
-      .prepare('SELECT model, dimension, vector FROM vectors WHERE item_pk = ? ORDER BY model')
-      .all(row.pk) as { model: string; dimension: number; vector: Buffer | null }[]
-  ).map((v) => ({
-    model: v.model,
-    dimension: v.dimension,
-    vector: v.vector ? blobToVector(v.vector) : null,
-  }));
-  return { item: itemFromRow(row), versions, status_events: events, vectors };
+/** Reads one item's full record; its statements are prepared once per page of items. */
+function itemExporter(db: SqliteDatabase): (row: ItemRow) => ItemExport {
+  const versions = db.prepare('SELECT * FROM versions WHERE item_id = ? ORDER BY version');
+  const events = db.prepare('SELECT * FROM status_events WHERE item_id = ? ORDER BY at, id');
+  const vectors = db.prepare(
+    'SELECT model, dimension, vector FROM vectors WHERE item_pk = ? ORDER BY model',
+  );
+  return (row) => ({
+    item: itemFromRow(row),
+    versions: (versions.all(row.id) as (Omit<VersionRecord, 'tags'> & { tags: string })[]).map(
+      versionFromRow,
+    ),
+    status_events: (events.all(row.id) as StatusEventRecord[]).map(eventFromRow),
+    vectors: (
+      vectors.all(row.pk) as { model: string; dimension: number; vector: Buffer | null }[]
+    ).map((v) => ({
+      model: v.model,
+      dimension: v.dimension,
+      vector: v.vector ? blobToVector(v.vector) : null,
+    })),
+  });
 }
 
 /** Streams full item records of a space (or all) in id order, one page per read. */
@@ -76,7 +75,7 @@ export async function* exportItems(
           `SELECT * FROM items WHERE id > ? ${space === null ? '' : 'AND space = ?'} ORDER BY id LIMIT ${PAGE}`,
         )
         .all(...(space === null ? [after] : [after, space])) as ItemRow[];
-      return rows.map((row) => exportOne(db, row));
+      return rows.map(itemExporter(db));
     });
     for (const record of page) yield record;
     if (page.length < PAGE) return;
