@@ -1,7 +1,8 @@
 /**
  * Binary layout of the static word-vector cache: a checked header, the vocabulary as one UTF-8
  * blob with offsets, an int8 matrix with one float32 scale per row, and an open-addressing hash
- * table of word ids. Loading is one read plus typed-array views: no per-word objects are built.
+ * table of word ids. Loading builds typed-array views, no per-word objects; cache-file.ts reads the
+ * matrix rows on demand once a file has been verified.
  */
 import { endianness } from 'node:os';
 import * as zlib from 'node:zlib';
@@ -45,6 +46,12 @@ export interface CacheContents {
   sourceSize: number;
 }
 
+/**
+ * Gives the int8 matrix with a row present: a loaded image holds every row; a cache read on
+ * demand fills the row (and its neighbours) first. Index `id * dimension + i` of the result.
+ */
+export type MatrixRows = (id: number) => Int8Array;
+
 /** Typed-array views over a loaded cache file. */
 export interface CacheViews {
   wordCount: number;
@@ -54,12 +61,13 @@ export interface CacheViews {
   offsets: Uint32Array;
   vocab: Uint8Array;
   scales: Float32Array;
-  matrix: Int8Array;
+  /** The int8 matrix (row-major, wordCount × dimension) holding at least row `id`. */
+  rows: MatrixRows;
   /** Hash slots holding word id + 1, or 0 when empty; length is a power of two. */
   slots: Uint32Array;
 }
 
-interface Layout {
+export interface Layout {
   offsetsAt: number;
   scalesAt: number;
   slotsAt: number;
@@ -234,35 +242,101 @@ function bytesEqual(b: Uint8Array, s1: number, e1: number, s2: number, e2: numbe
   return true;
 }
 
-/** Validates a cache file image and returns views over it; throws `cacheInvalid` when unusable. */
-export function decodeCache(file: Uint8Array): CacheViews {
+/** What the header of a cache file says, once checked. */
+export interface CacheHeader {
+  wordCount: number;
+  dimension: number;
+  slotCount: number;
+  vocabBytes: number;
+  sourceSize: number;
+  /** CRC-32 of every byte after the header, as written by the builder. */
+  bodyCrc: number;
+  layout: Layout;
+}
+
+/**
+ * Checks the first `HEADER_BYTES` of a cache file of `fileSize` bytes (magic, header checksum,
+ * version, layout, size); throws `cacheInvalid` when the file is unusable. The body is not read.
+ */
+export function decodeHeader(header: Uint8Array, fileSize: number): CacheHeader {
   if (endianness() !== 'LE') {
     throw new EngramError('EMBEDDER_UNAVAILABLE', 'word-vector cache needs a little-endian CPU');
   }
-  if (file.length < HEADER_BYTES) throw cacheInvalid('is truncated (no header)');
-  if (Buffer.from(file.buffer, file.byteOffset, 8).toString('latin1') !== CACHE_MAGIC) {
+  if (header.length < HEADER_BYTES || fileSize < HEADER_BYTES)
+    throw cacheInvalid('is truncated (no header)');
+  if (Buffer.from(header.buffer, header.byteOffset, 8).toString('latin1') !== CACHE_MAGIC) {
     throw cacheInvalid('has a bad magic number');
   }
-  const view = new DataView(file.buffer, file.byteOffset, HEADER_BYTES);
+  const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
   const get = (at: number) => view.getUint32(at, true);
-  if (crc32(file.subarray(0, F.headerCrc)) !== get(F.headerCrc)) {
+  if (crc32(header.subarray(0, F.headerCrc)) !== get(F.headerCrc)) {
     throw cacheInvalid('header checksum mismatch');
   }
   if (get(F.version) !== CACHE_FORMAT_VERSION) {
     throw cacheInvalid(`has format version ${get(F.version)}, expected ${CACHE_FORMAT_VERSION}`);
   }
   const wordCount = get(F.wordCount);
-  const dimension = get(F.dimension);
   const slotCount = get(F.slotCount);
   const vocabBytes = get(F.vocabBytes);
-  const layout = layoutOf(wordCount, dimension, slotCount, vocabBytes);
+  const layout = layoutOf(wordCount, get(F.dimension), slotCount, vocabBytes);
   checkLayout(layout, get, slotCount, wordCount);
-  if (file.length !== layout.totalBytes) {
-    throw cacheInvalid(`is ${file.length} bytes, header says ${layout.totalBytes}`);
+  if (fileSize !== layout.totalBytes) {
+    throw cacheInvalid(`is ${fileSize} bytes, header says ${layout.totalBytes}`);
   }
-  if (crc32(file.subarray(HEADER_BYTES)) !== get(F.bodyCrc))
+  const { sourceSize, bodyCrc } = { sourceSize: get(F.sourceSize), bodyCrc: get(F.bodyCrc) };
+  return {
+    wordCount,
+    dimension: get(F.dimension),
+    slotCount,
+    vocabBytes,
+    sourceSize,
+    bodyCrc,
+    layout,
+  };
+}
+
+/** Validates a whole cache file image (body checksum included) and returns views over it. */
+export function decodeCache(file: Uint8Array): CacheViews {
+  const header = decodeHeader(file.subarray(0, HEADER_BYTES), file.length);
+  if (crc32(file.subarray(HEADER_BYTES)) !== header.bodyCrc)
     throw cacheInvalid('body checksum mismatch');
-  return viewsOf(aligned(file), layout, { wordCount, dimension, slotCount, vocabBytes }, get);
+  const image = aligned(file);
+  const { matrixAt } = header.layout;
+  const matrix = new Int8Array(
+    image.buffer,
+    image.byteOffset + matrixAt,
+    header.wordCount * header.dimension,
+  );
+  return indexViews(image, image.subarray(header.layout.vocabAt), header, () => matrix);
+}
+
+/**
+ * Views over the index sections of a cache (offsets, scales, slots from `front`, which holds the
+ * file from its start up to the matrix at least; the vocabulary from `vocab`), with `rows` giving
+ * the matrix.
+ */
+export function indexViews(
+  front: Uint8Array,
+  vocab: Uint8Array,
+  h: CacheHeader,
+  rows: MatrixRows,
+): CacheViews {
+  const { layout } = h;
+  const base = front.byteOffset;
+  const buffer = front.buffer;
+  const offsets = new Uint32Array(buffer, base + layout.offsetsAt, h.wordCount + 1);
+  if (offsets[h.wordCount] !== h.vocabBytes)
+    throw cacheInvalid('vocabulary offsets are inconsistent');
+  return {
+    wordCount: h.wordCount,
+    dimension: h.dimension,
+    sourceSize: h.sourceSize,
+    offsets,
+    vocab: vocab.subarray(0, h.vocabBytes),
+    scales: new Float32Array(buffer, base + layout.scalesAt, h.wordCount),
+    rows,
+    slots: new Uint32Array(buffer, base + layout.slotsAt, h.slotCount),
+  };
 }
 
 function checkLayout(
@@ -290,27 +364,4 @@ function checkLayout(
 /** Typed arrays need aligned offsets; a file read into an odd spot is copied once. */
 function aligned(file: Uint8Array): Uint8Array {
   return file.byteOffset % 8 === 0 ? file : new Uint8Array(file);
-}
-
-function viewsOf(
-  file: Uint8Array,
-  layout: Layout,
-  h: { wordCount: number; dimension: number; slotCount: number; vocabBytes: number },
-  get: (at: number) => number,
-): CacheViews {
-  const base = file.byteOffset;
-  const buffer = file.buffer;
-  const offsets = new Uint32Array(buffer, base + layout.offsetsAt, h.wordCount + 1);
-  if (offsets[h.wordCount] !== h.vocabBytes)
-    throw cacheInvalid('vocabulary offsets are inconsistent');
-  return {
-    wordCount: h.wordCount,
-    dimension: h.dimension,
-    sourceSize: get(F.sourceSize),
-    offsets,
-    vocab: new Uint8Array(buffer, base + layout.vocabAt, h.vocabBytes),
-    scales: new Float32Array(buffer, base + layout.scalesAt, h.wordCount),
-    matrix: new Int8Array(buffer, base + layout.matrixAt, h.wordCount * h.dimension),
-    slots: new Uint32Array(buffer, base + layout.slotsAt, h.slotCount),
-  };
 }

@@ -1,4 +1,5 @@
 // Tests of the binary cache: build from a small wink-layout fixture, load, look up, detect damage.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,9 @@ import { EngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../embedder.js';
 import { dot, normalize } from '../embedder.js';
 import { buildStaticCache } from './build-cache.js';
+import { verifiedStampPath } from './cache-file.js';
 import { CACHE_FORMAT_VERSION, crc32, decodeCache, HEADER_BYTES } from './cache-format.js';
-import { staticCachePath, StaticEmbedder } from './static-embedder.js';
+import { staticCacheFileName, staticCachePath, StaticEmbedder } from './static-embedder.js';
 import type { Fixture } from './test-fixture.js';
 import { FIXTURE_WORDS, writeFixture } from './test-fixture.js';
 import { WordVectors } from './word-vectors.js';
@@ -92,7 +94,8 @@ describe('build and load', () => {
       [1, 2, 3].map(() => buildStaticCache({ sourcePath: fixture.path, cachePath })),
     );
     expect(WordVectors.load(cachePath).size).toBe(FIXTURE_WORDS.length);
-    expect(await readdir(join(dir, 'cache'))).toEqual(['wv.bin']);
+    // The cache and the stamp of its verification: no temp file is left behind.
+    expect((await readdir(join(dir, 'cache'))).sort()).toEqual(['wv.bin', 'wv.bin.verified']);
   });
 });
 
@@ -147,6 +150,52 @@ describe('damaged caches', () => {
     shifted.set(bytes);
     expect(decodeCache(shifted).wordCount).toBe(FIXTURE_WORDS.length);
     expect(HEADER_BYTES % 8).toBe(0);
+  });
+});
+
+describe('verified caches read on demand', () => {
+  /** A vocabulary of 300 made-up words: several pages of matrix rows. */
+  const MANY = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x`);
+
+  async function buildMany(): Promise<string> {
+    const many = await writeFixture(join(dir, 'many'), { words: MANY });
+    const cachePath = join(dir, 'many-cache', 'wv.bin');
+    await buildStaticCache({ sourcePath: many.path, cachePath });
+    return cachePath;
+  }
+
+  it('checks a file in full once, stamps it, and later reads the same vectors on demand', async () => {
+    const cachePath = await buildMany();
+    const full = WordVectors.fromBytes(await readFile(cachePath));
+    expect(existsSync(verifiedStampPath(cachePath))).toBe(false);
+    const first = WordVectors.load(cachePath);
+    expect(existsSync(verifiedStampPath(cachePath))).toBe(true);
+    const onDemand = WordVectors.load(cachePath);
+    // Far-apart rows first, so pages are fetched out of order.
+    for (const id of [299, 0, 150, 64, 63, 200, 1]) {
+      expect(onDemand.wordVector(id)).toEqual(full.wordVector(id));
+      expect(first.wordVector(id)).toEqual(full.wordVector(id));
+    }
+    const text = MANY.filter((_, i) => i % 7 === 0).join(' ');
+    expect(onDemand.sentenceVector(text)).toEqual(full.sentenceVector(text));
+    expect(onDemand.wordId(MANY[123]!)).toBe(123);
+  });
+
+  it('checks the whole file again once it changed after its stamp', async () => {
+    const cachePath = await buildMany();
+    WordVectors.load(cachePath);
+    const bytes = await readFile(cachePath);
+    bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff;
+    await writeFile(cachePath, bytes);
+    expect(() => WordVectors.load(cachePath)).toThrow(/body checksum/);
+  });
+
+  it('checks the whole file when the stamp is unreadable or names another file', async () => {
+    const cachePath = await buildMany();
+    await writeFile(verifiedStampPath(cachePath), '{"not":"this file"}');
+    const vectors = WordVectors.load(cachePath);
+    expect(vectors.size).toBe(MANY.length);
+    expect(await readFile(verifiedStampPath(cachePath), 'utf8')).toContain('"bodyCrc"');
   });
 });
 
@@ -251,7 +300,7 @@ describe('StaticEmbedder cache handling', () => {
     expect(seen).toContain('a');
     expect(seen).toContain('b');
     const files = await readdir(join(dir, 'cache'));
-    expect(files).toHaveLength(1);
+    expect(files.sort()).toEqual([staticCacheFileName, `${staticCacheFileName}.verified`]);
   });
 });
 

@@ -3,10 +3,9 @@
  * vectors, Zipf-estimated smooth-inverse-frequency (SIF) weights, and SIF sentence vectors. Shared
  * by the static embedder and by relevance scoring that works at word level.
  */
-import { readFileSync } from 'node:fs';
-
 import { EngramError } from '../../domain/errors.js';
 import { normalize } from '../embedder.js';
+import { readCacheFile } from './cache-file.js';
 import type { CacheViews } from './cache-format.js';
 import { decodeCache, fnv1a } from './cache-format.js';
 import { tokenize } from './tokenize.js';
@@ -58,21 +57,12 @@ export class WordVectors {
     this.invHarmonic = 1 / (Math.log(Math.max(views.wordCount, 1)) + EULER_GAMMA);
   }
 
-  /** Reads and validates a cache file; a missing or corrupt file throws a rebuildable error. */
+  /**
+   * Reads a cache file (checked in full on first sight, matrix rows on demand once verified, see
+   * cache-file.ts); a missing or corrupt file throws a rebuildable error.
+   */
   static load(path: string, options: WordVectorsOptions = {}): WordVectors {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new EngramError(
-        'EMBEDDER_UNAVAILABLE',
-        missing ? `no word-vector cache at ${path}` : `cannot read word-vector cache ${path}`,
-        { rule: missing ? 'cache_missing' : 'cache_unreadable', path },
-        { cause: error },
-      );
-    }
-    return WordVectors.fromBytes(bytes, options);
+    return new WordVectors(readCacheFile(path), options);
   }
 
   /** Wraps an in-memory cache image (validated like a file). */
@@ -151,7 +141,7 @@ export class WordVectors {
     this.checkId(id);
     const dim = this.dimension;
     const k = weight * this.views.scales[id]!;
-    const matrix = this.views.matrix;
+    const matrix = this.views.rows(id);
     const row = id * dim;
     for (let i = 0; i < dim; i++) acc[i] = acc[i]! + k * matrix[row + i]!;
   }
