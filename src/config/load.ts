@@ -3,11 +3,10 @@
  * overrides, validated once with zod into a frozen Config. Errors name the key and the rule.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
-import type * as Yaml from 'yaml';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 
 import { EngramError } from '../domain/errors.js';
@@ -60,7 +59,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     deepMerge(fromFile, envOverrides(env)),
     (options.overrides ?? {}) as Record<string, unknown>,
   );
-  const result = configSchema.safeParse(merged);
+  // Parsed once per process: compiling a fast path for the schema would cost more than it saves.
+  const result = configSchema.safeParse(merged, { jitless: true });
   if (!result.success) throw configError(result.error, file);
   return deepFreeze(resolvePaths(result.data, file ? dirname(resolve(file)) : process.cwd(), env));
 }
@@ -71,14 +71,6 @@ function configError(error: z.ZodError, file: string | undefined): EngramError {
   return new EngramError('CONFIG_INVALID', `${where}: ${base.message}`, { ...base.details, file });
 }
 
-/**
- * The YAML parser, loaded on first use: a process with no configuration file and no `ENGRAM_*`
- * variable (most CLI runs) never pays for it.
- */
-function yaml(): typeof Yaml {
-  return createRequire(import.meta.url)('yaml') as typeof Yaml;
-}
-
 function readConfigFile(file: string): Record<string, unknown> {
   if (!existsSync(file) || !statSync(file).isFile()) {
     throw new EngramError('CONFIG_INVALID', `configuration file ${file} does not exist`, {
@@ -86,10 +78,6 @@ function readConfigFile(file: string): Record<string, unknown> {
       rule: 'file must exist',
     });
   }
-  // Loaded only when a file is read: most processes (every CLI run without --config) never parse YAML.
-  const { parse: parseYaml, YAMLParseError } = createRequire(import.meta.url)(
-    'yaml',
-  ) as typeof Yaml;
   let data: unknown;
   try {
     data = parseYaml(readFileSync(file, 'utf8'));
@@ -167,7 +155,7 @@ function parseEnvValue(raw: string): unknown {
   const trimmed = raw.trim();
   if (trimmed === '') return raw;
   try {
-    const value: unknown = yaml().parse(trimmed);
+    const value: unknown = parseYaml(trimmed);
     return value ?? raw;
   } catch {
     return raw;
