@@ -44,7 +44,18 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     plugins: { engram: floors },
-    rules: { 'engram/floors': 'error' },
+    rules: {
+      'engram/floors': 'error',
+      // The bundled CLI (dist/bin) gives import() of a CommonJS package only a default export.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression > Literal[value=/^(?!\\.|node:)/]',
+          message:
+            'Import packages statically, in a module that is itself imported lazily: import() of a package breaks in the bundled CLI.',
+        },
+      ],
+    },
   },
   {
     files: ['src/**/*.ts'],

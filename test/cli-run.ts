@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { testCacheDir } from './cache-dir.js';
 
 /** Path of the built CLI entry. */
-export const CLI = join(import.meta.dirname, '..', 'dist', 'interfaces', 'cli', 'main.js');
+export const CLI = join(import.meta.dirname, '..', 'dist', 'bin', 'engram.js');
 
 /** Result of one CLI run. */
 export interface CliResult {

@@ -1,12 +1,16 @@
 /**
  * Runs the built CLI with a module tracer: a loader hook records the URL of every module the
  * process resolves, and at exit the CommonJS modules it loaded, so a test can prove what a command
- * loads without timing it.
+ * loads without timing it. A file of the bundled CLI counts as every module bundled into it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-import { type CliResult, runCli } from './cli-run.js';
+import { CLI, type CliResult, runCli } from './cli-run.js';
+
+/** The folder of the bundled CLI and its metafile. */
+const BIN_DIR = dirname(CLI);
 
 /** The resolve hook (runs on the loader thread): appends each resolved URL to the trace file. */
 const HOOKS = `import { appendFileSync } from 'node:fs';
@@ -53,6 +57,30 @@ export async function traceCli(
       MODULE_TRACE_FILE: trace,
     },
   });
-  const modules = [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
-  return { ...result, modules };
+  const loaded = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  return { ...result, modules: [...new Set(loaded.flatMap(bundledModules))] };
+}
+
+/** Output file (a file URL under dist/bin/) -> the URLs of the modules bundled into it. */
+let bundleInputs: Map<string, string[]> | undefined;
+
+/**
+ * The modules a loaded file stands for: a file of the bundled CLI (dist/bin/) holds many modules of
+ * dist/ and node_modules/, named by the bundler's metafile; any other file stands for itself.
+ */
+function bundledModules(url: string): string[] {
+  if (!url.startsWith(pathToFileURL(BIN_DIR).href)) return [url];
+  if (!bundleInputs) {
+    const meta = JSON.parse(readFileSync(join(BIN_DIR, 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    const dist = dirname(BIN_DIR);
+    bundleInputs = new Map(
+      Object.entries(meta.outputs).map(([output, { inputs }]) => [
+        pathToFileURL(resolve(dist, output)).href,
+        Object.keys(inputs).map((input) => pathToFileURL(resolve(dist, input)).href),
+      ]),
+    );
+  }
+  return [url, ...(bundleInputs.get(url) ?? [])];
 }

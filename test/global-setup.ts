@@ -1,11 +1,13 @@
 /**
- * Vitest global setup: compiles `dist/` (tests spawn the real built CLI and server) and builds the
+ * Vitest global setup: compiles `dist/` and bundles the CLI into `dist/bin/` as `npm run build` does
+ * (tests spawn the real built CLI and server), and builds the
  * static embedder's word-vector cache once, before any test process starts, so parallel test files
  * load it instead of racing to build it.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
+import { bundleCli } from '../scripts/build/bundle-cli.mjs';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import { testCacheDir } from './cache-dir.js';
 
@@ -13,6 +15,7 @@ const root = join(import.meta.dirname, '..');
 
 export default async function setup(): Promise<void> {
   buildDist();
+  await bundleCli(join(root, 'dist'));
   const cacheDir = testCacheDir();
   process.env.ENGRAM_TEST_CACHE_DIR = cacheDir;
   const embedder = new StaticEmbedder({ cacheDir });

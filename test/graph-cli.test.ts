@@ -66,4 +66,23 @@ describe.each(BACKENDS)('engram graph (built binary, $name)', (backend) => {
     };
     expect(json.hits.map((h) => h.channels.graph)).toEqual([1, 2]);
   });
+
+  it('extracts on writes whether extraction runs in its worker, inline, or not at all', async () => {
+    // A writing command starts the extraction worker before it reads its configuration, and stops
+    // it again when the configuration extracts inline or has the graph off.
+    for (const graph of [{ worker: true }, { worker: false }, { enabled: false }]) {
+      const dir = tempDir();
+      const config = join(dir, 'engram.yaml');
+      const store = { path: join(dir, 'engram.db'), ...backend.fresh().store };
+      writeFileSync(config, stringify({ store, embedder: { provider: 'none' }, graph }));
+      const cli = (args: string[]) => runCli(['--config', config, ...args]);
+      const wrote = await cli(['remember', 'Alice Johnson leads Project Phoenix.']);
+      expect(wrote.code, `${JSON.stringify(graph)}: ${wrote.stderr}`).toBe(0);
+      const stats = await cli(['--json', 'graph', 'stats']);
+      const extracted = graph.enabled === false ? 0 : 1;
+      expect(JSON.parse(stats.stdout), JSON.stringify(graph)).toMatchObject({
+        items_extracted: extracted,
+      });
+    }
+  });
 });

@@ -15,7 +15,7 @@ import { startHttpService } from '../src/interfaces/http/service.js';
 import { tempDir, testConfig } from './helpers.js';
 import { startTestService, TOKEN_CONFIG, TOKENS } from './http-helpers.js';
 
-const CLI = resolve(import.meta.dirname, '..', 'dist', 'interfaces', 'cli', 'main.js');
+const CLI = resolve(import.meta.dirname, '..', 'dist', 'bin', 'engram.js');
 
 async function withTokens() {
   const s = await startTestService({ server: { tokens: TOKEN_CONFIG } });

@@ -137,7 +137,7 @@ describe('graceful shutdown (spawned service)', () => {
   it('engram serve stops on SIGTERM with exit code 0 after finishing its work', async () => {
     const dir = tempDir();
     const { child, url, stderr } = await startProcess(
-      [join(DIST, 'interfaces', 'cli', 'main.js'), '--config', writeConfig(dir), 'serve'],
+      [join(DIST, 'bin', 'engram.js'), '--config', writeConfig(dir), 'serve'],
       { HOME: dir },
     );
     const res = await fetch(`${url}/v1/spaces/default/memories`, {

@@ -65,7 +65,7 @@ import { tempDir } from './helpers.js';
 import { serveEngram } from './http-helpers.js';
 import { callTool, connectMcp } from './mcp-helpers.js';
 
-const CLI = resolve(import.meta.dirname, '..', 'dist', 'interfaces', 'cli', 'main.js');
+const CLI = resolve(import.meta.dirname, '..', 'dist', 'bin', 'engram.js');
 
 const MEMORIES = [
   'Alex prefers TypeScript over Python for backend services.',

@@ -14,7 +14,7 @@ import { stringify } from 'yaml';
 import { testCacheDir } from './cache-dir.js';
 import { tempDir } from './helpers.js';
 
-const CLI = resolve(import.meta.dirname, '..', 'dist', 'interfaces', 'cli', 'main.js');
+const CLI = resolve(import.meta.dirname, '..', 'dist', 'bin', 'engram.js');
 
 function payload(result: CallToolResult): Record<string, unknown> {
   return JSON.parse((result.content[0] as { text: string }).text);

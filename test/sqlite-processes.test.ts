@@ -30,8 +30,8 @@ let dist: { dir: string; remove(): void };
 let dir: string | undefined;
 
 // Compiling takes long on a busy machine: the hook gets its own bound.
-beforeAll(() => {
-  dist = buildPrivateDist();
+beforeAll(async () => {
+  dist = await buildPrivateDist();
 }, 300_000);
 
 afterAll(() => {
@@ -51,7 +51,7 @@ function fresh(): { dir: string; storePath: string; config: string } {
   return { dir: made, storePath, config: writeConfig(made, storePath) };
 }
 
-const cli = () => join(dist.dir, 'interfaces', 'cli', 'main.js');
+const cli = () => join(dist.dir, 'bin', 'engram.js');
 
 /** Every active or candidate item of one space, read page by page. */
 async function allItems(store: SqliteStore, space = 'default'): Promise<ItemRecord[]> {

@@ -23,6 +23,7 @@ import { join, relative, resolve } from 'node:path';
 
 import { stringify } from 'yaml';
 
+import { bundleCli } from '../../scripts/build/bundle-cli.mjs';
 import { createEngram } from '../../src/app.js';
 import { silentLogger } from '../../src/domain/log.js';
 import { queries, sentences } from '../http/corpus.js';
@@ -31,7 +32,7 @@ import { percentile } from '../lib/metrics.js';
 import { cliReport, type CliResults, type CommandTimes } from './report.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'interfaces', 'cli', 'main.js');
+const CLI = join(ROOT, 'dist', 'bin', 'engram.js');
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 2;
@@ -46,8 +47,8 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Compiles src/ to dist/ unless dist/ is newer than every source file. */
-function ensureBuilt(): void {
+/** Compiles src/ to dist/ and bundles the CLI, unless the bundle is newer than every source file. */
+async function ensureBuilt(): Promise<void> {
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= newest(join(ROOT, 'src'))) return;
   process.stderr.write('bench:cli building dist/...\n');
   try {
@@ -59,6 +60,7 @@ function ensureBuilt(): void {
     // Status 2: type errors somewhere in the tree; tsc still wrote dist/.
     if ((err as { status?: number }).status !== 2) throw err;
   }
+  await bundleCli(join(ROOT, 'dist'));
 }
 
 /** The shared word-vector cache of the tests when present (skips building it again). */
@@ -183,7 +185,7 @@ function measure(list: Bench[], builds: string[]): CommandTimes[][] {
 }
 
 async function main(): Promise<void> {
-  ensureBuilt();
+  await ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-cli-'));
   const config = join(dir, 'engram.yaml');
   writeFileSync(

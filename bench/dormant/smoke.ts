@@ -22,7 +22,7 @@ import { stringify } from 'yaml';
 type Loose = any;
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'interfaces', 'cli', 'main.js');
+const CLI = join(ROOT, 'dist', 'bin', 'engram.js');
 const CACHE =
   process.env.ENGRAM_TEST_CACHE_DIR ?? join(ROOT, 'node_modules', '.cache', 'engram-test');
 const DAY = 86_400_000;
@@ -304,7 +304,7 @@ async function main(): Promise<void> {
     `# Dormant recall smoke run, ${date}`,
     '',
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${process.platform}. Duration ${((Date.now() - started) / 1000).toFixed(1)} s.`,
-    'Fresh `engram` CLI processes (`node dist/interfaces/cli/main.js`) and one `engram mcp` process on disposable SQLite stores; seed memories imported with a creation time 90 days back.',
+    'Fresh `engram` CLI processes (`node dist/bin/engram.js`) and one `engram mcp` process on disposable SQLite stores; seed memories imported with a creation time 90 days back.',
     '',
     ...log,
     '',

@@ -116,7 +116,7 @@ async function inProcess(config: string, qs: string[]): Promise<Summary & { rps:
 function startServer(config: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'dist', 'interfaces', 'cli', 'main.js'), '--config', config, 'serve'],
+    [join(ROOT, 'dist', 'bin', 'engram.js'), '--config', config, 'serve'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, ENGRAM_LOG_LEVEL: 'error' },

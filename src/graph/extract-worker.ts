@@ -1,11 +1,12 @@
 /**
  * Worker-thread entry of entity extraction: the language model runs here, off the thread that
- * serves requests and writes the store. Messages: `{id, texts, options}` -> `{id, results}` or
+ * serves requests and writes the store. The model loads as the worker starts. Messages: `{id, texts, options}` -> `{id, results}` or
  * `{id, error}`.
  */
 import { parentPort } from 'node:worker_threads';
 
 import { extractMany, type ExtractOptions } from './extract.js';
+import { loadNlp } from './nlp.js';
 
 /** A request to the worker. */
 export interface ExtractRequest {
@@ -23,3 +24,6 @@ parentPort?.on('message', (request: ExtractRequest) => {
   }
 });
 parentPort?.postMessage({ ready: true });
+// A worker starts only to extract: the model loads at once, while the caller is still busy with
+// other work, instead of when the first texts arrive. Requests that come meanwhile queue.
+setImmediate(loadNlp);

@@ -103,6 +103,12 @@ class SharedWorker {
     if (this.pending.size === 0) void this.worker?.then((w) => w?.unref());
   }
 
+  /** Stops the worker unless it owes an answer (it restarts on the next use). */
+  async stopIdle(): Promise<void> {
+    if (this.pending.size > 0) return;
+    await (await this.worker)?.terminate();
+  }
+
   async request(texts: string[], options: ExtractOptions): Promise<Reply | null> {
     const worker = await this.start();
     if (!worker) return null;
@@ -118,6 +124,20 @@ class SharedWorker {
 }
 
 const shared = new SharedWorker();
+
+/**
+ * Starts the process's extraction worker ahead of its first use; the worker loads the language
+ * model as it starts. A short-lived process that is about to write (one `engram remember`) calls
+ * this first thing, so the model loads while the process reads its configuration and the store.
+ */
+export function startExtractionWorker(): void {
+  void shared.start();
+}
+
+/** Stops the worker when nothing waits on it: for a process that started it ahead and won't use it. */
+export async function stopExtractionWorker(): Promise<void> {
+  await shared.stopIdle();
+}
 
 /** Extraction in the process's worker thread; inline when the worker cannot run. */
 export class WorkerExtractor implements Extractor {

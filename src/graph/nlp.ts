@@ -38,6 +38,11 @@ let learned = 0;
 /** The model's vocabulary test (the same for every document of an instance). */
 let outOfVocabulary: (word: string) => boolean = () => true;
 
+/** Loads the model now when it is not loaded (a worker does this as it starts). */
+export function loadNlp(): void {
+  nlp();
+}
+
 function nlp(): WinkMethods {
   if (!instance || learned >= MAX_LEARNED) {
     // Parts of speech only: sentence starts are read from punctuation below, and the named-entity

@@ -15,10 +15,19 @@ export interface GlobalOptions {
   space?: string;
 }
 
-/** Opens the service for one command (no background work: the command drains what it needs). */
-async function openEngram(options: GlobalOptions): Promise<Engram> {
+/**
+ * Opens the service for one command (no background work: the command drains what it needs). For a command that writes, the graph's extraction worker starts first, so its
+ * language model loads while the service opens; it stops again when the configuration extracts
+ * without it (graph off, or inline extraction).
+ */
+async function openEngram(options: GlobalOptions, writes: boolean): Promise<Engram> {
+  const extractor = writes ? await import('../../graph/extractor.js') : undefined;
+  extractor?.startExtractionWorker();
   const { createEngram } = await import('../../app.js');
-  return createEngram({ configFile: options.config, background: false });
+  const engram = createEngram({ configFile: options.config, background: false });
+  const { graph } = engram.config;
+  if (extractor && !(graph.enabled && graph.worker)) await extractor.stopExtractionWorker();
+  return engram;
 }
 
 /** Loads the embedder's model, showing a progress bar only while it is being built. */
@@ -47,16 +56,16 @@ export function reportError(err: unknown, json: boolean): number {
 /**
  * Runs one command against the service: opens it, runs, drains pending vectors briefly, closes,
  * and sets the exit code. `needsEmbedder` loads the model first so the first query is not degraded
- * by a cold start.
+ * by a cold start; `'writes'` also starts the graph's language model loading (see `openEngram`).
  */
 export async function withEngram(
   options: GlobalOptions,
-  needsEmbedder: boolean,
+  needsEmbedder: boolean | 'writes',
   action: (engram: Engram) => Promise<number | void>,
 ): Promise<void> {
   let engram: Engram | undefined;
   try {
-    engram = await openEngram(options);
+    engram = await openEngram(options, needsEmbedder === 'writes');
     if (needsEmbedder) await prepareEmbedder(engram).catch(() => undefined);
     const code = await action(engram);
     process.exitCode = code ?? 0;

@@ -48,7 +48,7 @@ const importCommand: CommandSpec<[string], { batchSize: number }> = {
       );
       return;
     }
-    await withEngram(g, true, async (engram) => {
+    await withEngram(g, 'writes', async (engram) => {
       const { importLines } = await import('../../transfer/transfer.js');
       const total = file === '-' ? 0 : statSync(file).size;
       const bar = total > 0 ? await progress('engram import') : undefined;
@@ -170,10 +170,10 @@ const init: CommandSpec<[], { store: string; force?: boolean }> = {
       );
       return;
     }
-    const { stringify } = await import('yaml');
+    const { yamlText } = await import('./yaml-text.js');
     writeFileSync(
       file,
-      `# engram configuration: see docs/configuration.md for every key.\n${stringify({ store: { path: o.store } })}`,
+      `# engram configuration: see docs/configuration.md for every key.\n${yamlText({ store: { path: o.store } })}`,
     );
     await withEngram({ ...g, config: file }, true, async (engram) => {
       const s = await engram.status();

@@ -55,7 +55,7 @@ const review: CommandSpec<ReviewArgs, { limit?: number; reason?: string }> = {
     { flags: '--reason <text>', description: 'why (recorded in history)' },
   ],
   async run({ args: [action, id, body], options: o, globals: g }) {
-    await withEngram(g, action === 'revise', async (engram) => {
+    await withEngram(g, action === 'revise' && 'writes', async (engram) => {
       if (action === undefined) {
         const list = await engram.review({ space: g.space, limit: o.limit });
         return show(g, list, async (l) => (await views()).reviewText(l));

@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 
+import { ENGRAM_VERSION } from '../version.js';
 import { AUTORECALL_COMMANDS } from './autorecall-commands.js';
 import { addCommands, type CommandSpec } from './command.js';
 import { DATA_COMMANDS } from './data-commands.js';
@@ -30,7 +31,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 export function buildProgram(): Command {
   const program = new Command('engram')
     .description('engram: long-term memory for AI agents')
-    .version('0.1.0')
+    .version(ENGRAM_VERSION)
     .option(
       '-c, --config <file>',
       'configuration file (YAML); default: $ENGRAM_CONFIG, else built-in defaults',

@@ -1,6 +1,4 @@
 /** Progress on stderr: a bar on a terminal, periodic percentage lines otherwise (logs, agents). */
-import type { SingleBar } from 'cli-progress';
-
 /** A progress reporter. */
 export interface Progress {
   update(done: number, total: number): void;
@@ -24,32 +22,10 @@ function lines(label: string): Progress {
   };
 }
 
-function bar(Bar: typeof SingleBar, label: string): Progress {
-  const shown = new Bar({
-    format: `${label} [{bar}] {percentage}% | {value}/{total}`,
-    stream: process.stderr,
-    hideCursor: true,
-    clearOnComplete: false,
-  });
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) shown.start(total, 0);
-      started = true;
-      shown.setTotal(total);
-      shown.update(done);
-    },
-    stop() {
-      if (started) shown.stop();
-    },
-  };
-}
-
 /** The reporters of this process; the bar library is loaded only when stderr is a terminal. */
 export async function progressFactory(): Promise<ProgressFactory> {
   if (!process.stderr.isTTY) return lines;
-  const { SingleBar } = await import('cli-progress');
-  return (label) => bar(SingleBar, label);
+  return (await import('./progress-bar.js')).bar;
 }
 
 /** A progress reporter labelled `label`. */

@@ -41,12 +41,12 @@ async function printNewToken(json: boolean): Promise<void> {
   const token = newToken();
   const entry = { name: 'my-agent', hash: hashToken(token), role: 'write', spaces: ['default'] };
   if (json) return printJson({ token, hash: entry.hash });
-  const { stringify } = await import('yaml');
+  const { yamlText } = await import('./yaml-text.js');
   println(
     `token (shown once; give it to the client as "Authorization: Bearer <token>"):\n${token}\n`,
   );
   println('add this entry under server.tokens in the configuration (adjust name, role, spaces):');
-  println(stringify([entry]).trimEnd().replace(/^/gmu, '  '));
+  println(yamlText([entry]).trimEnd().replace(/^/gmu, '  '));
 }
 
 type ServeFlags = { host?: string; port?: number; hashToken?: boolean; newToken?: boolean };

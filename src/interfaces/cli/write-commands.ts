@@ -55,7 +55,7 @@ const remember: CommandSpec<[string | undefined], RememberFlags> = {
     const [body] = call.args;
     const o = call.options;
     const text = body === undefined || body === '-' ? await readStdin() : body;
-    await withEngram(call.globals, true, async (engram) => {
+    await withEngram(call.globals, 'writes', async (engram) => {
       const result = await engram.remember({
         ...change(call),
         body: text,
@@ -96,7 +96,7 @@ const revise: CommandSpec<[string, string | undefined], ReviseFlags> = {
     const [id, body] = call.args;
     const o = call.options;
     const text = body === '-' ? await readStdin() : body;
-    await withEngram(call.globals, true, async (engram) => {
+    await withEngram(call.globals, 'writes', async (engram) => {
       const memory =
         o.restoreVersion !== undefined
           ? await engram.restoreVersion(id, o.restoreVersion, change(call))

@@ -13,7 +13,7 @@ import { EngramError } from '../../domain/errors.js';
 import { inputSchemas } from '../../domain/input.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import { fromZodError } from '../../domain/zod.js';
-import { ENGRAM_VERSION } from '../mcp/version.js';
+import { ENGRAM_VERSION } from '../version.js';
 import { TokenVerifier } from './auth.js';
 import { parseJsonBody } from './body.js';
 import type { HttpEnv } from './env.js';

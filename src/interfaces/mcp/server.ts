@@ -20,9 +20,9 @@ import { inputSchemas } from '../../domain/input.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import { parseWith } from '../../domain/zod.js';
 import { edgeError } from '../error-codes.js';
+import { ENGRAM_VERSION } from '../version.js';
 import type { Tool, ToolContext, ToolGroup } from './tool.js';
 import { TOOL_GROUPS } from './tools/index.js';
-import { ENGRAM_VERSION } from './version.js';
 
 const INSTRUCTIONS = [
   'engram is long-term memory that persists across sessions.',

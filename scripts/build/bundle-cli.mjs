@@ -1,0 +1,62 @@
+/**
+ * Bundles the compiled CLI (dist/interfaces/cli/main.js, emitted by tsc) into dist/bin/: the
+ * `engram` entry, the graph extraction worker, and the chunks that the CLI's lazy imports load.
+ * A short `engram search` otherwise spends a third of its time resolving and compiling a few
+ * hundred small modules one by one.
+ *
+ * What the bundle leaves outside: native addons and the language and vector data packages (they are
+ * loaded with `createRequire`, which the bundler does not follow), so they load from node_modules
+ * exactly as in the library. The metafile (dist/bin/meta.json) names the modules in every output
+ * file, by paths relative to dist/, so tests can tell which modules a command loaded.
+ *
+ * Run as a script (`node scripts/build/bundle-cli.mjs [distDir]`) or imported by the test setup.
+ */
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { build } from 'esbuild';
+
+/**
+ * Bundled CommonJS packages call `require` for Node built-ins; an ES module has none, so every
+ * output file defines one for itself.
+ */
+const BANNER =
+  "import { createRequire as __engramRequire } from 'node:module';\nconst require = __engramRequire(import.meta.url);";
+
+/** Bundles `<dist>/interfaces/cli/main.js` into `<dist>/bin/`; returns the entry's path. */
+export async function bundleCli(dist) {
+  const out = join(dist, 'bin');
+  const main = join(dist, 'interfaces', 'cli', 'main.js');
+  const worker = join(dist, 'graph', 'extract-worker.js');
+  for (const file of [main, worker])
+    if (!existsSync(file)) throw new Error(`bundle-cli: ${file} is missing (run tsc first)`);
+  rmSync(out, { recursive: true, force: true });
+  const result = await build({
+    // The worker keeps its name: the extractor starts `./extract-worker.js` beside its own chunk.
+    entryPoints: { engram: main, 'extract-worker': worker },
+    outdir: out,
+    // The metafile names inputs relative to the folder the build ran from: dist itself.
+    absWorkingDir: resolve(dist),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunk-[hash]',
+    external: ['better-sqlite3', 'hnswlib-node', 'pg-native'],
+    banner: { js: BANNER },
+    metafile: true,
+    // Shorter files parse faster; names are kept, so stack traces stay readable.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+  writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
+  return join(out, 'engram.js');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const dist = resolve(process.argv[2] ?? 'dist');
+  await bundleCli(dist);
+}
