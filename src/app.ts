@@ -13,6 +13,7 @@ import { EmbeddingQueue } from './embed/queue.js';
 import { StaticEmbedder } from './embed/static/static-embedder.js';
 import { InlineExtractor, WorkerExtractor } from './graph/extractor.js';
 import { GraphMaintainer } from './graph/maintainer.js';
+import type { JobWorker } from './jobs/worker.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { VectorSupply } from './models/supply.js';
 import { graphLimits } from './retrieval/channels/graph.js';
@@ -23,6 +24,8 @@ import { type AutoRecallFacade, autoRecallFacade } from './service/autorecall.js
 import { type ServiceContext, serviceContext } from './service/context.js';
 import { type DormantFacade, dormantFacade } from './service/dormant.js';
 import { type GraphFacade, graphFacade } from './service/graph.js';
+import { itemRetry, jobParts, queueJob } from './service/job-parts.js';
+import { type JobsFacade, jobsFacade } from './service/jobs.js';
 import { type LifecycleFacade, lifecycleFacade } from './service/lifecycle.js';
 import { type MemoryChanges, memoryChanges } from './service/memory-changes.js';
 import { type MemoryReads, memoryReads } from './service/memory-reads.js';
@@ -60,7 +63,8 @@ export type Engram = MemoryWrites &
   LifecycleFacade &
   AutoRecallFacade &
   GraphFacade &
-  DormantFacade & {
+  DormantFacade &
+  JobsFacade & {
     /** The validated configuration the service runs with. */
     readonly config: Config;
     /** The store, for import/export and maintenance modules. */
@@ -100,7 +104,16 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
   const store = openStore(config, log);
   const embedder = options.embedder === undefined ? defaultEmbedder(config) : options.embedder;
   const queue = embedder ? new EmbeddingQueue(embedder) : null;
-  const vectors = new VectorSupply(store, embedder, queue, config, log, options.background ?? true);
+  const background = options.background ?? true;
+  const vectors = new VectorSupply(
+    store,
+    embedder,
+    queue,
+    config,
+    log,
+    background,
+    itemRetry(config),
+  );
   const relevance = configuredScorer(config.recall.rerank, wordVectorSource(embedder));
   return assembleEngram({ config, store, vectors, log, now: options.now, relevance });
 }
@@ -175,6 +188,9 @@ export function assembleEngram(parts: EngramParts): Engram {
   const reads = memoryReads(ctx);
   const changes = memoryChanges(ctx);
   const maintainer = graph.maintainer;
+  const jobs = store.jobs ? jobParts(ctx, { maintainer, lifecycle }) : undefined;
+  if (jobs && config.worker.enabled)
+    vectors.onPending = () => queueBackfill(ctx, jobs.backfillWorker());
   return {
     config,
     storeForTransfer: store,
@@ -187,12 +203,23 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...autoRecallFacade(autoRecall),
     ...graphFacade(graph.api),
     ...dormantFacade(dormant),
+    ...jobsFacade(ctx, jobs),
     addWriteObserver: (observer) => ctx.bus.add(observer),
     async close(options = {}) {
+      // A worker's running job stops at its next checkpoint and is queued again for later.
+      await jobs?.stopWorker(Math.min(options.drainMs ?? 0, 5_000));
       await dormant.close();
       await vectors.close(options.drainMs ?? 0);
       await maintainer?.close();
       await store.close();
     },
   };
+}
+
+/** Queues the vector backfill (joining a waiting one) and wakes this process's worker for it. */
+function queueBackfill(ctx: ServiceContext, worker: JobWorker): void {
+  queueJob(ctx, { kind: 'vectors.backfill', dedupe_key: 'vectors.backfill' }).then(
+    () => worker.nudge(),
+    (err: unknown) => ctx.log.warn('could not queue the vector backfill', { error: String(err) }),
+  );
 }

@@ -10,6 +10,7 @@ export const FLOORS = {
   store: 2,
   embed: 2,
   graph: 3,
+  jobs: 3,
   models: 3,
   memories: 3,
   retrieval: 4,

@@ -307,6 +307,27 @@ const serverSchema = z
   })
   .prefault({});
 
+/** Background jobs (§11): who runs them, how long a run may take, how failures are retried. */
+const workerSchema = z
+  .strictObject({
+    /** Run the job worker in `engram serve` (and in other long-lived processes of the library). */
+    enabled: z.boolean().default(true),
+    /** How often an idle worker looks for due jobs (also those queued by other processes). */
+    poll_ms: z.number().int().min(100).max(3_600_000).default(2_000),
+    /** A running job's lease; renewed every third of it, taken over by another process after it. */
+    lease_ms: z.number().int().min(1_000).max(3_600_000).default(60_000),
+    /** Longest run of one job before it stops at a checkpoint and continues in a next run. */
+    deadline_minutes: z.number().min(0.01).max(45).default(45),
+    /** Failed runs before a job stays failed (until `engram jobs retry`). */
+    max_attempts: z.number().int().min(1).max(100).default(5),
+    /** Back-off before the first retry; doubled per retry, with ±20% jitter, capped. */
+    retry_base_ms: z.number().int().min(0).max(86_400_000).default(30_000),
+    retry_max_ms: z.number().int().min(0).max(604_800_000).default(3_600_000),
+    /** Failed attempts of one item's work (e.g. its embedding) before it waits for a retry. */
+    item_max_attempts: z.number().int().min(1).max(100).default(5),
+  })
+  .prefault({});
+
 /** The whole configuration file. Unknown keys are errors, so a typo never goes unnoticed. */
 export const configSchema = z.strictObject({
   space: z
@@ -325,6 +346,7 @@ export const configSchema = z.strictObject({
   server: serverSchema,
   graph: graphSchema,
   dormant_recall: dormantRecallSchema,
+  worker: workerSchema,
 });
 
 /** The validated configuration (defaults applied). */

@@ -32,9 +32,17 @@ export function extractorSignature(options: ExtractOptions): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0) & 0x7fffffff;
 }
 
-/** Progress of a rebuild. */
+/** Progress of a rebuild (and of a catch-up, which has no cursor). */
 export interface RebuildProgress {
   done: number;
+  /** Where a rebuild continues from: the listing cursor after the last page done. */
+  cursor?: string | null;
+}
+
+/** Where a stopped rebuild continues: items done, and the listing cursor (null: from the start). */
+export interface RebuildCheckpoint {
+  done: number;
+  cursor: string | null;
 }
 
 /** What a rebuild did. */
@@ -178,14 +186,23 @@ export class GraphMaintainer implements WriteObserver {
     return this.graph.writeExtractions(space, docs, this.signature);
   }
 
-  /** Recomputes the space's graph from scratch: the same graph incremental upkeep gives. */
-  async rebuild(space: string, onProgress?: (p: RebuildProgress) => void): Promise<RebuildReport> {
+  /**
+   * Extracts every item of the space again, page by page, replacing each item's stored extraction
+   * in place: the graph stays whole and readable throughout (an item shows its old extraction
+   * until its new one is stored), and a rebuild stopped half-way (`shouldStop`, a crash) leaves
+   * a whole graph and continues from `from.cursor`. Returns `cursor` null once every page is done.
+   */
+  async rebuild(
+    space: string,
+    onProgress?: (p: RebuildProgress) => void,
+    options: { from?: RebuildCheckpoint; shouldStop?: () => boolean } = {},
+  ): Promise<RebuildReport & RebuildCheckpoint> {
     const started = performance.now();
     await this.idle();
-    await this.graph.clear(space);
-    let done = 0;
-    let cursor: string | undefined;
+    let done = options.from?.done ?? 0;
+    let cursor: string | undefined = options.from?.cursor ?? undefined;
     do {
+      if (options.shouldStop?.()) break;
       const page = await this.store.listItems({
         filter: { space, statuses: STATUSES },
         limit: BATCH,
@@ -194,8 +211,8 @@ export class GraphMaintainer implements WriteObserver {
       });
       await this.write(space, page.items);
       done += page.items.length;
-      onProgress?.({ done });
       cursor = page.next_cursor ?? undefined;
+      onProgress?.({ done, cursor: cursor ?? null });
     } while (cursor);
     const counts = await this.graph.counts(space);
     return {
@@ -204,15 +221,27 @@ export class GraphMaintainer implements WriteObserver {
       entities: counts.entities,
       edges: counts.edges,
       ms: Math.round(performance.now() - started),
+      done,
+      cursor: cursor ?? null,
     };
   }
 
+  /** How many items of the space have a missing or stale extraction. */
+  staleCount(space: string): Promise<number> {
+    return this.graph.countStale(space, this.signature);
+  }
+
   /** Extracts only items whose stored extraction is missing or stale; returns how many. */
-  async catchUp(space: string, onProgress?: (p: RebuildProgress) => void): Promise<number> {
+  async catchUp(
+    space: string,
+    onProgress?: (p: RebuildProgress) => void,
+    shouldStop?: () => boolean,
+  ): Promise<number> {
     await this.idle();
     let done = 0;
     let after = '';
     for (;;) {
+      if (shouldStop?.()) return done;
       const ids = await this.graph.staleItems(space, this.signature, BATCH, after);
       if (ids.length === 0) return done;
       await this.write(space, await this.store.getItems(space, ids));

@@ -10,7 +10,7 @@ import type { ModelRecord } from '../domain/records.js';
 import { embeddingText } from '../domain/text.js';
 import type { Embedder, EmbedderState, PrepareOptions } from '../embed/embedder.js';
 import type { QueryEmbedding } from '../embed/embedder.js';
-import type { Store } from '../store/store.js';
+import type { PendingVector, Store } from '../store/store.js';
 
 /** The slice of the embedding queue the service uses. */
 export interface EmbedQueue {
@@ -20,6 +20,15 @@ export interface EmbedQueue {
   ): Promise<(Float32Array | null)[]>;
   stats(): unknown;
   close(): Promise<void>;
+}
+
+/** Options of a backfill run. */
+export interface BackfillOptions {
+  /** Stop after this many items. */
+  limit?: number;
+  onProgress?: (done: number) => void;
+  /** Asked between batches: true stops the run there. */
+  shouldStop?: () => boolean;
 }
 
 /** Vectors made for a write, stamped with their model. */
@@ -44,6 +53,8 @@ export class VectorSupply implements QueryEmbedding {
     private readonly config: Config,
     private readonly log: Logger,
     private readonly background: boolean,
+    /** Delay before an item's failed embedding is retried (by its attempts), or null: no more. */
+    private readonly itemRetry: (attempts: number) => number | null = () => null,
   ) {
     this.modelId = embedder?.modelId ?? null;
   }
@@ -92,9 +103,17 @@ export class VectorSupply implements QueryEmbedding {
     }
   }
 
+  /**
+   * Set by the service where background work runs as jobs: asked instead of the process's own
+   * backfill pass when a write leaves items vector-pending.
+   */
+  onPending: (() => void) | undefined;
+
   /** Asks for a background backfill soon (long-lived processes only). */
   schedule(): void {
-    if (!this.background || this.closed || this.timer || this.backfillRun) return;
+    if (!this.background || this.closed) return;
+    if (this.onPending) return this.onPending();
+    if (this.timer || this.backfillRun) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       // One background backfill across all processes sharing the store (§11); the others skip,
@@ -108,37 +127,94 @@ export class VectorSupply implements QueryEmbedding {
     this.timer.unref();
   }
 
-  /** Embeds vector-pending items in batches; one run at a time per process. */
-  backfill(options: { limit?: number; onProgress?: (done: number) => void } = {}): Promise<number> {
-    this.backfillRun ??= this.runBackfill(options.limit ?? Infinity, options.onProgress).finally(
-      () => (this.backfillRun = undefined),
-    );
+  /**
+   * Embeds vector-pending items in batches; one run at a time per process. An item the embedder
+   * fails on is recorded as failed (retried later with back-off, then left for an explicit retry)
+   * and never holds the others back; a batch in which every item fails means the embedder itself
+   * is failing, and the run stops with that error. `shouldStop` is asked between batches.
+   */
+  backfill(options: BackfillOptions = {}): Promise<number> {
+    this.backfillRun ??= this.runBackfill(options).finally(() => (this.backfillRun = undefined));
     return this.backfillRun;
   }
 
-  private async runBackfill(limit: number, onProgress?: (done: number) => void): Promise<number> {
+  private async runBackfill(options: BackfillOptions): Promise<number> {
+    const limit = options.limit ?? Infinity;
     if (!this.queue || !this.modelId) return 0;
     const published = await this.publishedModel();
     if (published?.id !== this.modelId) return 0;
     let done = 0;
-    while (!this.closed && done < limit) {
+    while (!this.closed && done < limit && !options.shouldStop?.()) {
       const batch = await this.store.pendingVectors(
         Math.min(this.config.embedder.backfill_batch, limit - done),
       );
       if (batch.length === 0) break;
-      const vectors = await this.queue.embed(
-        batch.map((p) => embeddingText(p)),
-        { priority: 'background' },
-      );
+      const { vectors, failures } = await this.embedIsolating(batch);
+      const ok = batch.filter((_, i) => !failures.has(i));
       const stored = await this.store.putVectors(
         this.modelId,
-        batch.map((p, i) => ({ id: p.id, version: p.version, vector: vectors[i] ?? null })),
+        ok.map((p) => ({ id: p.id, version: p.version, vector: vectors.get(p.id) ?? null })),
       );
+      await this.recordFailures(batch, failures);
+      if (failures.size < batch.length)
+        await this.store.jobs?.clearItemFailures(
+          'vector',
+          ok.map((p) => p.id),
+        );
       done += stored;
-      onProgress?.(done);
-      if (stored === 0) break;
+      options.onProgress?.(done);
+      // Failures are kept out of the next batch only where the store records them.
+      if (stored === 0 && (failures.size === 0 || !this.store.jobs)) break;
     }
     return done;
+  }
+
+  /**
+   * Embeds a batch; when the embedder throws, embeds halves of it to find the items it fails on.
+   * Throws when no item of the batch could be embedded (the embedder, not an item, is failing).
+   */
+  private async embedIsolating(
+    batch: readonly PendingVector[],
+  ): Promise<{ vectors: Map<string, Float32Array | null>; failures: Map<number, string> }> {
+    const vectors = new Map<string, Float32Array | null>();
+    const failures = new Map<number, string>();
+    let firstError: unknown;
+    const run = async (from: number, to: number): Promise<void> => {
+      const part = batch.slice(from, to);
+      try {
+        const made = await this.queue!.embed(
+          part.map((p) => embeddingText(p)),
+          { priority: 'background' },
+        );
+        part.forEach((p, i) => vectors.set(p.id, made[i] ?? null));
+      } catch (err) {
+        firstError ??= err;
+        if (part.length === 1) failures.set(from, err instanceof Error ? err.message : String(err));
+        else {
+          const mid = from + Math.ceil(part.length / 2);
+          await run(from, mid);
+          await run(mid, to);
+        }
+      }
+    };
+    await run(0, batch.length);
+    if (batch.length > 1 && failures.size === batch.length) throw firstError;
+    return { vectors, failures };
+  }
+
+  private async recordFailures(
+    batch: readonly PendingVector[],
+    failures: ReadonlyMap<number, string>,
+  ): Promise<void> {
+    const jobs = this.store.jobs;
+    for (const [i, error] of failures) {
+      const item = batch[i]!;
+      this.log.warn('an item could not be embedded; it is retried later', { id: item.id, error });
+      await jobs?.recordItemFailure(
+        { space: item.space, item_id: item.id, work: 'vector', version: item.version, error },
+        this.itemRetry,
+      );
+    }
   }
 
   /** Embedder availability and live queue work, without loading anything. */

@@ -15,6 +15,7 @@ import type {
 import type { VectorState } from '../domain/types.js';
 import type { DormantEventRecord, DormantStateRecord, DormantStore } from './dormant-store.js';
 import type { GraphStore } from './graph-store.js';
+import type { JobStore } from './job-store.js';
 import type { LifecycleRecord, LifecycleStore } from './lifecycle-store.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
@@ -134,6 +135,7 @@ export interface VectorSearchResult {
 export interface PendingVector {
   id: string;
   version: number;
+  space: string;
   title: string | null;
   body: string;
   tags: string[];
@@ -288,5 +290,7 @@ export interface Store {
   readonly graph?: GraphStore;
   /** Dormant-recall persistence (§9.5); absent where a backend lacks it (evaluation is off). */
   readonly dormant?: DormantStore;
+  /** Background jobs and per-item work failures (§11); absent where a backend lacks it. */
+  readonly jobs?: JobStore;
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@
  * a newer schema only adds, so an older engram can still read what it knows.
  */
 import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
+import { JOBS_SCHEMA_SQL } from './job-store.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
 
 /** One schema step. */
@@ -204,6 +205,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 5,
     name: 'knowledge graph: batch writes keep derived counts per batch',
     sql: GRAPH_BATCH_SQL,
+  },
+  {
+    version: 6,
+    name: 'background jobs and per-item work failures',
+    sql: JOBS_SCHEMA_SQL,
   },
 ];
 

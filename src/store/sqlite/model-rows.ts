@@ -70,14 +70,20 @@ export async function publishModel(
   });
 }
 
-/** Items waiting for a vector, oldest first. */
+/**
+ * Items waiting for a vector, oldest first; an item whose embedding failed at its version waits
+ * for its retry time, and one whose attempts are used up waits for an explicit retry.
+ */
 export async function pendingVectors(core: StoreCore, limit: number): Promise<PendingVector[]> {
   return core.read(() => {
     const rows = core.db
       .prepare(
-        "SELECT id, version, title, body, tags FROM items WHERE vector_state = 'pending' ORDER BY pk LIMIT ?",
+        `SELECT i.id, i.version, i.space, i.title, i.body, i.tags FROM items i
+LEFT JOIN item_failures f ON f.item_id = i.id AND f.work = 'vector' AND f.version = i.version
+WHERE i.vector_state = 'pending' AND (f.item_id IS NULL OR f.next_attempt_at <= ?)
+ORDER BY i.pk LIMIT ?`,
       )
-      .all(limit) as (Omit<PendingVector, 'tags'> & { tags: string })[];
+      .all(Date.now(), limit) as (Omit<PendingVector, 'tags'> & { tags: string })[];
     return rows.map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[] }));
   });
 }

@@ -37,6 +37,7 @@ import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqliteDormantStore } from './dormant-store.js';
 import { FtsSearch } from './fts-search.js';
 import { SqliteGraphStore } from './graph-store.js';
+import { SqliteJobStore } from './job-store.js';
 import * as reads from './item-reads.js';
 import * as search from './item-search.js';
 import * as writes from './item-writes.js';
@@ -80,6 +81,8 @@ export class SqliteStore implements Store {
   readonly graph: SqliteGraphStore;
   /** Dormant-recall persistence (the dormant capability, on its own connection). */
   readonly dormant: SqliteDormantStore;
+  /** Background jobs and per-item work failures (§11). */
+  readonly jobs: SqliteJobStore;
 
   constructor(options: SqliteStoreOptions) {
     const { path } = options;
@@ -94,6 +97,11 @@ export class SqliteStore implements Store {
     this.lifecycle = new SqliteLifecycleStore({ db, path, retryMs, assertOpen });
     this.graph = new SqliteGraphStore({ db, path, retryMs, assertOpen });
     this.dormant = new SqliteDormantStore({ db, path, assertOpen });
+    this.jobs = new SqliteJobStore({
+      db,
+      write: (fn) => core.write(fn),
+      read: (fn) => core.read(fn),
+    });
   }
 
   /** The raw connection, for maintenance tools in this backend's folder only. */

@@ -1,0 +1,118 @@
+/**
+ * The kinds of background work engram runs as jobs (§11), each over the capability that does it:
+ * the vector backfill, the graph's catch-up and rebuild, and the lifecycle's maintenance.
+ */
+import { EngramError } from '../domain/errors.js';
+import type { JobData } from '../domain/jobs.js';
+import type { GraphMaintainer, RebuildCheckpoint } from '../graph/maintainer.js';
+import {
+  type JobContext,
+  type JobHandler,
+  type JobResult,
+  PermanentJobError,
+} from '../jobs/runner.js';
+import type { MaintainInput } from '../lifecycle/input.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { ServiceContext } from './context.js';
+
+/** What the handlers act through. */
+export interface HandlerDeps {
+  ctx: ServiceContext;
+  maintainer: GraphMaintainer | undefined;
+  lifecycle: Lifecycle;
+}
+
+const num = (data: JobData | null, key: string) => {
+  const value = data?.[key];
+  return typeof value === 'number' ? value : 0;
+};
+
+/** The space a job's payload names, validated. */
+function spaceOf(deps: HandlerDeps, job: JobContext['job']): string {
+  const space = job.space ?? job.payload.space;
+  if (typeof space !== 'string') throw new PermanentJobError('the job names no space');
+  return deps.ctx.space(space);
+}
+
+function graphMaintainer(deps: HandlerDeps): GraphMaintainer {
+  if (!deps.maintainer)
+    throw new PermanentJobError('the knowledge graph is disabled (graph.enabled: false)');
+  return deps.maintainer;
+}
+
+/** Stops early with what is done, or reports all done. */
+function result(ctx: JobContext, progress: JobData, finished: boolean): JobResult {
+  return finished && !ctx.shouldStop() ? { done: true, progress } : { done: false, progress };
+}
+
+/** Fills vector-pending items; a failing item is recorded on that item (see VectorSupply). */
+const backfill = (deps: HandlerDeps): JobHandler => ({
+  kind: 'vectors.backfill',
+  async run(job) {
+    const before = num(job.job.progress, 'filled');
+    let filled = before;
+    await deps.ctx.vectors.backfill({
+      shouldStop: job.shouldStop,
+      onProgress: (done) => (filled = before + done),
+    });
+    return result(job, { filled }, true);
+  },
+});
+
+/** Extracts the items whose stored extraction is missing or stale (after a crash, a new extractor). */
+const graphCatchUp = (deps: HandlerDeps): JobHandler => ({
+  kind: 'graph.catch_up',
+  async run(job) {
+    const before = num(job.job.progress, 'extracted');
+    const done = await graphMaintainer(deps).catchUp(
+      spaceOf(deps, job.job),
+      undefined,
+      job.shouldStop,
+    );
+    return result(job, { extracted: before + done }, true);
+  },
+});
+
+/** Extracts every item again, page by page, continuing from its checkpoint after a stop. */
+const graphRebuild = (deps: HandlerDeps): JobHandler => ({
+  kind: 'graph.rebuild',
+  async run(job) {
+    const progress = job.job.progress;
+    const from: RebuildCheckpoint = {
+      done: num(progress, 'done'),
+      cursor: typeof progress?.cursor === 'string' ? progress.cursor : null,
+    };
+    let pending: Promise<void> = Promise.resolve();
+    const report = await graphMaintainer(deps).rebuild(
+      spaceOf(deps, job.job),
+      (p) => {
+        // Each page done is a checkpoint: a crash continues after it.
+        pending = pending.then(() => job.checkpoint({ done: p.done, cursor: p.cursor ?? null }));
+      },
+      { from, shouldStop: job.shouldStop },
+    );
+    await pending;
+    const { space, items, entities, edges, done, cursor } = report;
+    return result(job, { space, items, entities, edges, done, cursor }, cursor === null);
+  },
+});
+
+/** Decay and status transitions (§7); one transaction, so it either ran or did not. */
+const maintain = (deps: HandlerDeps): JobHandler => ({
+  kind: 'lifecycle.maintain',
+  async run(job) {
+    try {
+      const report = await deps.lifecycle.maintain(job.job.payload as MaintainInput);
+      return { done: true, progress: { report: report as unknown as JobData } };
+    } catch (err) {
+      if (err instanceof EngramError && err.code === 'INVALID_INPUT')
+        throw new PermanentJobError(err.message);
+      throw err;
+    }
+  },
+});
+
+/** Every handler, over the given capabilities. */
+export function jobHandlers(deps: HandlerDeps): JobHandler[] {
+  return [backfill(deps), graphCatchUp(deps), graphRebuild(deps), maintain(deps)];
+}

@@ -1,0 +1,105 @@
+/**
+ * The job runner and worker of one engram process, built from the configuration (§11): the
+ * handlers of every job kind, the lease, deadline and retry settings, and the periodic checks
+ * that queue due work (vector backfill, graph catch-up) in a long-lived process.
+ */
+import type { Config } from '../config/schema.js';
+import { EngramError } from '../domain/errors.js';
+import type { JobKind, JobRecord, NewJob } from '../domain/jobs.js';
+import type { GraphMaintainer } from '../graph/maintainer.js';
+import { backoffMs, type BackoffPolicy } from '../jobs/backoff.js';
+import { JobRunner } from '../jobs/runner.js';
+import { JobWorker, type PeriodicCheck } from '../jobs/worker.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { ServiceContext } from './context.js';
+import { jobHandlers } from './job-handlers.js';
+import type { JobsParts } from './jobs.js';
+
+/** How often a long-lived worker looks for stale graph items (a crash can leave some). */
+const GRAPH_CHECK_MS = 10 * 60_000;
+
+/** The retry spacing of jobs and of items' work, from the configuration. */
+export function backoffPolicy(config: Config): BackoffPolicy {
+  return { baseMs: config.worker.retry_base_ms, maxMs: config.worker.retry_max_ms, jitter: 0.2 };
+}
+
+/** Delay before an item's failed work is tried again, or null once its attempts are used up. */
+export function itemRetry(config: Config): (attempts: number) => number | null {
+  const policy = backoffPolicy(config);
+  return (attempts) =>
+    attempts >= config.worker.item_max_attempts ? null : backoffMs(policy, attempts);
+}
+
+/** Queues a job with the configured attempt budget (or returns the waiting one doing the same). */
+export function queueJob(
+  ctx: ServiceContext,
+  job: NewJob,
+): Promise<{ job: JobRecord; created: boolean }> {
+  const jobs = ctx.store.jobs;
+  if (!jobs)
+    throw new EngramError('CONFLICT', 'this store keeps no background jobs', {
+      rule: 'a store with jobs',
+    });
+  return jobs.enqueue({ max_attempts: ctx.config.worker.max_attempts, ...job });
+}
+
+/** Queues a backfill when items wait for a vector. */
+function backfillCheck(ctx: ServiceContext): PeriodicCheck {
+  return {
+    name: 'vectors.backfill',
+    everyMs: ctx.config.server.backfill_interval_ms,
+    async run() {
+      if ((await ctx.store.pendingVectors(1)).length === 0) return;
+      await queueJob(ctx, { kind: 'vectors.backfill', dedupe_key: 'vectors.backfill' });
+    },
+  };
+}
+
+/** Queues a graph catch-up when items of the configured space have a missing or stale extraction. */
+function graphCheck(ctx: ServiceContext, maintainer: GraphMaintainer): PeriodicCheck {
+  return {
+    name: 'graph.catch_up',
+    everyMs: GRAPH_CHECK_MS,
+    async run() {
+      const space = ctx.config.space;
+      if ((await maintainer.staleCount(space)) === 0) return;
+      await queueJob(ctx, {
+        kind: 'graph.catch_up',
+        space,
+        dedupe_key: `graph.catch_up:${space}`,
+      });
+    },
+  };
+}
+
+/** The runner, and a worker built on first use, for a process over `ctx`. */
+export function jobParts(
+  ctx: ServiceContext,
+  deps: { maintainer: GraphMaintainer | undefined; lifecycle: Lifecycle },
+): JobsParts & { backfillWorker: () => JobWorker; stopWorker: (graceMs: number) => Promise<void> } {
+  const { config, log } = ctx;
+  const runner = new JobRunner(
+    ctx.store.jobs!,
+    jobHandlers({ ctx, maintainer: deps.maintainer, lifecycle: deps.lifecycle }),
+    {
+      leaseMs: config.worker.lease_ms,
+      deadlineMs: Math.round(config.worker.deadline_minutes * 60_000),
+      backoff: backoffPolicy(config),
+      log,
+    },
+  );
+  const checks = [backfillCheck(ctx)];
+  if (deps.maintainer) checks.push(graphCheck(ctx, deps.maintainer));
+  let worker: JobWorker | undefined;
+  const build = (kinds?: JobKind[]) =>
+    new JobWorker(runner, { pollMs: config.worker.poll_ms, log, checks, kinds });
+  return {
+    runner,
+    worker: () => (worker ??= build()),
+    workerState: () => worker?.state() ?? null,
+    // A library process or MCP server fills its own writes' vectors; other kinds wait for a
+    // worker (`engram serve`, `engram worker`).
+    backfillWorker: () => (worker ??= build(['vectors.backfill'])),
+    stopWorker: async (graceMs) => worker?.stop(graceMs),
+  };
+}
