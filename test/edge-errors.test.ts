@@ -101,6 +101,13 @@ const CASES: ErrorCase[] = [
     http: () => ({ method: 'GET', path: `${MEMORIES}/${UNKNOWN}` }),
   },
   {
+    name: 'not found: an unknown job',
+    code: 'NOT_FOUND',
+    library: (w) => w.engram.job(UNKNOWN),
+    cli: (w) => ['--config', w.config, '--json', 'jobs', 'show', UNKNOWN],
+    http: () => ({ method: 'GET', path: `/v1/jobs/${UNKNOWN}` }),
+  },
+  {
     name: 'conflict: revising a forgotten memory',
     code: 'CONFLICT',
     library: (w) => w.engram.revise(w.forgotten, { body: 'A new text.' }),
@@ -164,6 +171,11 @@ const CASES: ErrorCase[] = [
     code: 'FORBIDDEN',
     field: 'space',
     http: () => ({ method: 'GET', path: MEMORIES, token: TOKENS.writerA }),
+  },
+  {
+    name: 'forbidden: jobs with a token that is not an admin of every space',
+    code: 'FORBIDDEN',
+    http: () => ({ method: 'GET', path: '/v1/jobs', token: TOKENS.writerA }),
   },
   {
     name: 'a server fault that is not an EngramError (a bug)',

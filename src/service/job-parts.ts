@@ -90,16 +90,26 @@ export function jobParts(
   );
   const checks = [backfillCheck(ctx)];
   if (deps.maintainer) checks.push(graphCheck(ctx, deps.maintainer));
-  let worker: JobWorker | undefined;
+  let full: JobWorker | undefined;
+  let backfillOnly: JobWorker | undefined;
   const build = (kinds?: JobKind[]) =>
     new JobWorker(runner, { pollMs: config.worker.poll_ms, log, checks, kinds });
   return {
     runner,
-    worker: () => (worker ??= build()),
-    workerState: () => worker?.state() ?? null,
+    worker: () => {
+      if (!full) {
+        // The process now runs every kind: a backfill-only worker it had stops.
+        void backfillOnly?.stop(0);
+        full = build();
+      }
+      return full;
+    },
+    workerState: () => (full ?? backfillOnly)?.state() ?? null,
     // A library process or MCP server fills its own writes' vectors; other kinds wait for a
     // worker (`engram serve`, `engram worker`).
-    backfillWorker: () => (worker ??= build(['vectors.backfill'])),
-    stopWorker: async (graceMs) => worker?.stop(graceMs),
+    backfillWorker: () => full ?? (backfillOnly ??= build(['vectors.backfill'])),
+    stopWorker: async (graceMs) => {
+      await Promise.all([full?.stop(graceMs), backfillOnly?.stop(graceMs)]);
+    },
   };
 }

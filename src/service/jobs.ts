@@ -56,6 +56,8 @@ export interface JobsFacade {
   retryJob(id: string): Promise<JobView>;
   /** Cancels a queued job; asks a running one to stop at its next checkpoint. */
   cancelJob(id: string): Promise<JobView>;
+  /** Job counts by state and this process's worker (cheap: for health checks and status). */
+  jobSummary(): Promise<{ counts: Record<JobState, number>; worker: WorkerState | null }>;
   /** Counts, running and queued jobs, grouped failures, and this process's worker. */
   jobActivity(options?: { space?: string }): Promise<JobActivity>;
   /** Items whose background work failed, newest first. */
@@ -127,6 +129,10 @@ export function jobsFacade(ctx: ServiceContext, parts: JobsParts | undefined): J
     },
     retryJob: async (id) => view(await jobStore(ctx).retryJob(id)),
     cancelJob: async (id) => view(await jobStore(ctx).cancelJob(id)),
+    jobSummary: async () => ({
+      counts: await jobStore(ctx).jobCounts(),
+      worker: parts?.workerState() ?? null,
+    }),
     async jobActivity(options = {}) {
       const store = jobStore(ctx);
       const only = spaces(options.space);

@@ -93,7 +93,8 @@ const hubs: CommandSpec<[], { limit: number }> = {
 
 const rebuild: CommandSpec<[], { staleOnly?: boolean }> = {
   name: 'rebuild',
-  description: 'recompute the graph of the space from scratch',
+  description:
+    'recompute the graph of the space from scratch (as a background job run here; see engram jobs)',
   options: [
     {
       flags: '--stale-only',
@@ -104,10 +105,11 @@ const rebuild: CommandSpec<[], { staleOnly?: boolean }> = {
     await withEngram(g, false, async (engram) => {
       const bar = g.json ? undefined : await progress('engram graph rebuild');
       const total = (await engram.status({ space: g.space })).store.items_total;
-      const r = await engram.graphRebuild(
-        { space: g.space, stale_only: Boolean(o.staleOnly) },
-        (p) => bar?.update(Math.min(p.done, total), total),
-      );
+      const update = (done: number) => bar?.update(Math.min(done, total), total);
+      // A full rebuild is a job run here: checkpointed, and continued after a crash.
+      const r = o.staleOnly
+        ? await engram.graphRebuild({ space: g.space, stale_only: true }, (p) => update(p.done))
+        : await (await import('./job-run.js')).rebuildGraphHere(engram, g.space, update);
       bar?.stop();
       if (g.json) printJson(r);
       else

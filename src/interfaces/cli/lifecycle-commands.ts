@@ -3,6 +3,7 @@
  * `observe IDS...`. Each calls one service method and prints a report or the service's JSON.
  */
 import { EngramError } from '../../domain/errors.js';
+import type { MaintenanceReport } from '../../lifecycle/maintain.js';
 import { EXIT_CODES } from '../error-codes.js';
 import type { CommandSpec } from './command.js';
 import { withEngram } from './context.js';
@@ -12,6 +13,7 @@ import { progress } from './progress.js';
 import { readStdin } from './stdin.js';
 
 const views = () => import('./lifecycle-views.js');
+const maintenanceText = async (r: MaintenanceReport) => (await views()).maintenanceText(r);
 
 const maintain: CommandSpec<[], { dryRun?: boolean; limit: number }> = {
   name: 'maintain',
@@ -31,13 +33,16 @@ const maintain: CommandSpec<[], { dryRun?: boolean; limit: number }> = {
   ],
   async run({ options: o, globals: g }) {
     await withEngram(g, false, async (engram) => {
-      const bar = g.json || o.dryRun ? undefined : await progress('engram maintain');
-      const report = await engram.maintain(
-        { space: g.space ?? null, dry_run: Boolean(o.dryRun), list_limit: o.limit },
-        bar ? (done, total) => bar.update(done, total) : undefined,
+      const input = { space: g.space ?? null, dry_run: Boolean(o.dryRun), list_limit: o.limit };
+      // A real run is a job run here (it joins a maintenance job already waiting); a preview is not.
+      if (o.dryRun) return show(g, await engram.maintain(input), maintenanceText);
+      const bar = g.json ? undefined : await progress('engram maintain');
+      const { maintainHere } = await import('./job-run.js');
+      const report = await maintainHere(engram, input, (done, total) =>
+        bar?.update(done, total ?? done),
       );
       bar?.stop();
-      await show(g, report, async (r) => (await views()).maintenanceText(r));
+      await show(g, report, maintenanceText);
     });
   },
 };

@@ -10,6 +10,7 @@ import { addCommands, type CommandSpec } from './command.js';
 import { DATA_COMMANDS } from './data-commands.js';
 import { DORMANT_COMMANDS } from './dormant-commands.js';
 import { GRAPH_COMMANDS } from './graph-commands.js';
+import { JOBS_COMMANDS } from './jobs-commands.js';
 import { LIFECYCLE_COMMANDS } from './lifecycle-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
 import { SERVICE_COMMANDS } from './service-commands.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...LIFECYCLE_COMMANDS,
   ...AUTORECALL_COMMANDS,
   ...SERVICE_COMMANDS,
+  ...JOBS_COMMANDS,
   ...DORMANT_COMMANDS,
 ];
 

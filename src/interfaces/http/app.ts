@@ -1,11 +1,12 @@
 /**
  * The HTTP app: Hono with @hono/zod-openapi. Middleware gives each request an id, counts it for
- * graceful shutdown, applies CORS (only when configured) and authenticates space routes; one
- * error handler maps every failure. Routes are thin calls into the engram service.
+ * graceful shutdown, applies CORS (only when configured) and authenticates space and job routes;
+ * one error handler maps every failure. Routes are thin calls into the engram service.
  */
 import { randomUUID } from 'node:crypto';
 
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 
 import type { Engram } from '../../app.js';
@@ -13,6 +14,7 @@ import { EngramError } from '../../domain/errors.js';
 import { inputSchemas } from '../../domain/input.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import { fromZodError } from '../../domain/zod.js';
+import type { WorkerState } from '../../jobs/worker.js';
 import { ENGRAM_VERSION } from '../version.js';
 import { TokenVerifier } from './auth.js';
 import { parseJsonBody } from './body.js';
@@ -21,6 +23,7 @@ import { errorResponse } from './errors.js';
 import { registerChangeRoutes } from './routes/changes.js';
 import type { HttpApp, RouteDeps } from './routes/common.js';
 import { registerDormantRoutes } from './routes/dormant.js';
+import { registerJobRoutes } from './routes/jobs.js';
 import { registerLifecycleRoutes } from './routes/lifecycle.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerRecallRoutes } from './routes/recall.js';
@@ -28,7 +31,6 @@ import { registerRelationRoutes } from './routes/relations.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerTransferRoutes } from './routes/transfer.js';
 import { requestSchemas } from './schemas.js';
-import type { WorkerState } from './worker.js';
 
 /** Requests and streams in flight, so shutdown can wait for them. */
 export class InFlight {
@@ -59,7 +61,7 @@ export class InFlight {
 /** Options of createHttpApp. */
 export interface HttpAppOptions {
   log?: Logger;
-  /** State of the background worker, for /v1/health. */
+  /** State of this process's job worker, for /v1/health (absent: the process runs none). */
   worker?: () => WorkerState;
   inflight?: InFlight;
   startedAt?: number;
@@ -88,10 +90,13 @@ function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): 
       }),
     );
   const verifier = new TokenVerifier(engram.config.server.tokens);
-  app.use('/v1/spaces/*', async (c, next) => {
+  const authenticate: MiddlewareHandler<HttpEnv> = async (c, next) => {
     c.set('principal', verifier.verify(c.req.header('authorization')));
     await next();
-  });
+  };
+  app.use('/v1/spaces/*', authenticate);
+  app.use('/v1/jobs', authenticate);
+  app.use('/v1/jobs/*', authenticate);
 }
 
 /** Builds the HTTP app over one engram. */
@@ -138,5 +143,6 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
   registerTransferRoutes(app, deps, log);
   registerLifecycleRoutes(app, deps);
   registerDormantRoutes(app, deps);
+  registerJobRoutes(app, deps);
   return app;
 }

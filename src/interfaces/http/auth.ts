@@ -95,6 +95,21 @@ export function authorize(principal: Principal, space: string, need: Role): void
     });
 }
 
+/**
+ * Allows the caller to act on the whole store (every space together, e.g. background jobs) with
+ * at least role `need`, else FORBIDDEN: only a token of every space (`spaces: ["*"]`) may.
+ */
+export function authorizeStoreWide(principal: Principal, need: Role): void {
+  if (RANK[principal.role] < RANK[need])
+    throw new EngramError('FORBIDDEN', `this operation needs the ${need} role`, {
+      rule: `role ${need}`,
+    });
+  if (principal.spaces !== '*')
+    throw new EngramError('FORBIDDEN', 'this operation needs a token of every space', {
+      rule: 'spaces ["*"]',
+    });
+}
+
 /** True for addresses that only this machine can reach. */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();

@@ -18,7 +18,7 @@ export const IdParams = z.object({ space: spaceSchema, id: idSchema });
 export const RelationParams = z.object({ space: spaceSchema, id: idSchema, to_id: idSchema });
 
 /** A query parameter holding a list: repeated (`?kinds=a&kinds=b`) or comma-separated. */
-function listParam<T extends z.ZodType>(item: T) {
+export function listParam<T extends z.ZodType>(item: T) {
   return z
     .preprocess(
       (v) =>

@@ -1,7 +1,7 @@
 /**
- * The engram service process: the HTTP API on @hono/node-server plus the background worker, on
- * one store. Refuses a non-loopback bind without tokens; shuts down gracefully (stop accepting,
- * let in-flight requests and streams finish within the grace period, stop the worker, close the
+ * The engram service process: the HTTP API on @hono/node-server plus the job worker, on one
+ * store. Refuses a non-loopback bind without tokens; shuts down gracefully (stop accepting, let
+ * in-flight requests and streams finish within the grace period, stop the worker, close the
  * store).
  */
 import type { Server } from 'node:http';
@@ -15,9 +15,10 @@ import type { Config, ConfigInput } from '../../config/schema.js';
 import { EngramError } from '../../domain/errors.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import type { Embedder } from '../../embed/embedder.js';
+import type { JobWorker } from '../../jobs/worker.js';
 import { createHttpApp, InFlight } from './app.js';
 import { isLoopback } from './auth.js';
-import { BackfillWorker } from './worker.js';
+import { type ServiceBackground, serviceBackground } from './background.js';
 
 type NodeServer = ReturnType<typeof serve> & Server;
 
@@ -38,7 +39,8 @@ export interface HttpService {
   /** Base URL, e.g. `http://127.0.0.1:8765`. */
   url: string;
   engram: Engram;
-  worker: BackfillWorker;
+  /** The job worker (stopped from the start when `worker.enabled` is false). */
+  worker: JobWorker;
   /** Graceful shutdown; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -86,7 +88,10 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   return done;
 }
 
-/** Starts the HTTP API and the background worker; resolves once it listens. */
+/** How long shutdown lets a running job reach its next checkpoint before closing the store. */
+const WORKER_GRACE_MS = 5_000;
+
+/** Starts the HTTP API and the job worker; resolves once it listens. */
 export async function startHttpService(options: HttpServiceOptions = {}): Promise<HttpService> {
   const log = options.log ?? stderrLogger();
   // Checked before the store is opened: a refused start touches nothing.
@@ -102,18 +107,23 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
     background: false,
   });
   const { server: settings } = engram.config;
-  const worker = new BackfillWorker(engram, { intervalMs: settings.backfill_interval_ms, log });
-  engram.addWriteObserver({
-    name: 'http-backfill',
-    onWrite: (event) => {
-      if ('items' in event && event.items.some((i) => i.vector_state === 'pending')) worker.nudge();
-    },
-  });
+  let background: ServiceBackground;
+  try {
+    background = serviceBackground(engram, log);
+  } catch (err) {
+    await engram.close();
+    throw err;
+  }
+  const { worker } = background;
   const preparing = engram.prepareModels().catch((err: unknown) => {
     log.warn('embedder unavailable; recall runs on keywords only', { error: String(err) });
   });
   const inflight = new InFlight();
-  const app = createHttpApp(engram, { log, inflight, worker: () => worker.state() });
+  const app = createHttpApp(engram, {
+    log,
+    inflight,
+    worker: background.enabled ? () => worker.state() : undefined,
+  });
   const server = serve({
     fetch: app.fetch,
     hostname: settings.host,
@@ -127,8 +137,7 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
     await engram.close();
     throw err;
   }
-  worker.start();
-  const schedule = startSchedule(engram, log);
+  background.start();
 
   let closing: Promise<void> | undefined;
   const shutdown = async (): Promise<void> => {
@@ -143,11 +152,10 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
       await within(inflight.idle(), 5_000);
     }
     await within(stopped, 1_000);
-    schedule?.stop();
-    const workerDone = worker.stop();
+    // A running job stops at its next checkpoint and is queued again for the next worker.
+    await background.stop(WORKER_GRACE_MS);
     await preparing;
     await engram.close();
-    await workerDone;
   };
   return {
     url: urlOf(settings.host, address.port),
@@ -155,16 +163,6 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
     worker,
     close: () => (closing ??= shutdown()),
   };
-}
-
-/** Starts the nightly maintenance schedule (§7.3) when the store supports it; logs why not otherwise. */
-function startSchedule(engram: Engram, log: Logger): { stop(): void } | undefined {
-  try {
-    return engram.startMaintenanceSchedule();
-  } catch (err) {
-    log.warn('maintenance schedule not started', { error: String(err) });
-    return undefined;
-  }
 }
 
 /**

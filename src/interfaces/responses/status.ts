@@ -1,6 +1,8 @@
 /** Status of a space and health of the service, as the edges return them. */
 import { z } from 'zod';
 
+import { JobsSummarySchema } from './jobs.js';
+
 const VectorIndexSchema = z.object({
   model: z.string(),
   state: z.enum(['ready', 'building', 'catching_up', 'broken']),
@@ -63,6 +65,10 @@ export const StatusSchema = z
     published_model: z
       .object({ id: z.string(), dimension: z.number().int(), published_at: z.number() })
       .nullable(),
+    jobs: JobsSummarySchema.optional().meta({
+      description:
+        'Background jobs by state and the job worker of the answering process (MCP `status`; over HTTP see /v1/jobs).',
+    }),
   })
   .meta({ id: 'Status' });
 

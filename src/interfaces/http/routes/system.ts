@@ -4,9 +4,10 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 
+import type { WorkerState } from '../../../jobs/worker.js';
 import type { ServiceHealth } from '../../../service/models.js';
+import { jobsSummary } from '../../jobs-summary.js';
 import { HealthSchema } from '../../responses/status.js';
-import type { WorkerState } from '../worker.js';
 import { ERRORS, type HttpApp, jsonContent, type RouteDeps } from './common.js';
 
 type ComponentStatus = 'ok' | 'loading' | 'degraded' | 'unavailable' | 'off' | 'down';
@@ -17,6 +18,7 @@ export interface HealthSources {
   version: string;
   startedAt: number;
   authRequired: boolean;
+  /** This process's job worker; absent when it runs none (`worker.enabled: false`). */
   worker?: () => WorkerState;
 }
 
@@ -32,11 +34,29 @@ function embedderHealth(e: ServiceHealth['embedder']): Component {
   return { status, ...e };
 }
 
-function workerHealth(state: WorkerState | undefined): Component {
-  if (!state) return { status: 'off' };
+/**
+ * The worker component: its state (not its holder, which names the host) and the job counts by
+ * state of the whole store, when the store answers and keeps jobs.
+ */
+function workerHealth(
+  state: WorkerState | undefined,
+  jobs: Record<string, number> | undefined,
+): Component {
+  const counts = jobs ? { jobs } : {};
+  if (!state) return { status: 'off', ...counts };
+  const { holder: _holder, ...shown } = state;
   const status: ComponentStatus =
     state.status === 'failing' ? 'degraded' : state.status === 'stopped' ? 'off' : 'ok';
-  return { ...state, state: state.status, status };
+  return { ...shown, state: state.status, status, ...counts };
+}
+
+/** Job counts for health; a failure to read them never fails the health answer. */
+async function jobCounts(deps: RouteDeps): Promise<Record<string, number> | undefined> {
+  try {
+    return (await jobsSummary(deps.engram))?.counts;
+  } catch {
+    return undefined;
+  }
 }
 
 function registerHealth(app: HttpApp, deps: RouteDeps, sources: HealthSources): void {
@@ -60,7 +80,7 @@ function registerHealth(app: HttpApp, deps: RouteDeps, sources: HealthSources): 
     const components = {
       store: { ...store, status: (ok ? 'ok' : 'down') as ComponentStatus },
       embedder: embedderHealth(health.embedder),
-      worker: workerHealth(sources.worker?.()),
+      worker: workerHealth(sources.worker?.(), ok ? await jobCounts(deps) : undefined),
     };
     const degraded = ['unavailable', 'degraded'];
     const status = !ok
