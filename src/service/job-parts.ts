@@ -92,8 +92,14 @@ export function jobParts(
   if (deps.maintainer) checks.push(graphCheck(ctx, deps.maintainer));
   let full: JobWorker | undefined;
   let backfillOnly: JobWorker | undefined;
+  // A worker queues periodic work only of the kinds it runs itself.
   const build = (kinds?: JobKind[]) =>
-    new JobWorker(runner, { pollMs: config.worker.poll_ms, log, checks, kinds });
+    new JobWorker(runner, {
+      pollMs: config.worker.poll_ms,
+      log,
+      checks: checks.filter((c) => !kinds || kinds.includes(c.name as JobKind)),
+      kinds,
+    });
   return {
     runner,
     worker: () => {
