@@ -36,6 +36,8 @@ export interface JobActivity {
   running: JobView[];
   /** Queued jobs, the next due first (at most 50). */
   queued: JobView[];
+  /** The latest finished jobs (succeeded, failed or cancelled), newest first (at most 10). */
+  recent: JobView[];
   /** Identical failures of jobs, grouped (from the latest 500 failed jobs). */
   failures: JobFailureGroup[];
   /** Identical failures of single items' work, grouped (from the latest 1000). */
@@ -138,10 +140,11 @@ export function jobsFacade(ctx: ServiceContext, parts: JobsParts | undefined): J
       const only = spaces(options.space);
       const list = async (states: JobState[], limit: number) =>
         (await store.listJobs({ states, spaces: only, limit })).jobs;
-      const [counts, running, queued, failed, items] = await Promise.all([
+      const [counts, running, queued, recent, failed, items] = await Promise.all([
         store.jobCounts(),
         list(['running'], 200),
         list(['queued'], 50),
+        list(['succeeded', 'failed', 'cancelled'], 10),
         list(['failed'], 500),
         store.listItemFailures({ spaces: only, limit: 1_000 }),
       ]);
@@ -149,6 +152,7 @@ export function jobsFacade(ctx: ServiceContext, parts: JobsParts | undefined): J
         counts,
         running: running.map(view),
         queued: queued.map(view).sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at)),
+        recent: recent.map(view),
         failures: groupJobFailures(failed),
         item_failures: groupItemFailures(items),
         worker: parts?.workerState() ?? null,

@@ -82,6 +82,22 @@ function queuedLines(jobs: readonly JobView[]): string[] {
   return ['queued:', t.toString()];
 }
 
+function recentLines(jobs: readonly JobView[]): string[] {
+  if (!jobs.length) return [];
+  const t = table(['id', 'kind', 'state', 'space', 'finished', 'duration', 'result']);
+  for (const j of jobs)
+    t.push([
+      j.id,
+      j.kind,
+      j.state,
+      j.space ?? '*',
+      when(j.finished_at),
+      duration(j),
+      j.state === 'succeeded' ? progressText(j.progress) : shorten(j.last_error ?? '', 40),
+    ]);
+  return ['recent:', t.toString()];
+}
+
 function failureLines(a: JobActivity): string[] {
   const lines: string[] = [];
   if (a.failures.length) {
@@ -99,13 +115,14 @@ function failureLines(a: JobActivity): string[] {
   return lines;
 }
 
-/** The text of `jobs`: counts, running and queued jobs, and failures grouped. */
+/** The text of `jobs`: counts, running, queued and recent jobs, and failures grouped. */
 export function activityText(a: JobActivity): string {
   return [
     countsLine(a.counts),
     ...(a.worker ? [workerLine(a.worker)] : []),
     ...runningLines(a.running),
     ...queuedLines(a.queued),
+    ...recentLines(a.recent),
     ...failureLines(a),
   ].join('\n');
 }

@@ -94,6 +94,7 @@ export const JobActivitySchema = z
     counts: JobCountsSchema,
     running: z.array(JobSchema),
     queued: z.array(JobSchema),
+    recent: z.array(JobSchema),
     failures: z.array(JobFailureGroupSchema),
     item_failures: z.array(ItemFailureGroupSchema),
     worker: WorkerStateSchema.nullable(),
