@@ -42,6 +42,7 @@ describe('engram jobs (built CLI)', () => {
       counts: { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 },
       running: [],
       queued: [],
+      recent: [],
       failures: [],
       item_failures: [],
       worker: null,
@@ -73,7 +74,9 @@ describe('engram jobs (built CLI)', () => {
       orphaned: false,
     });
     expect(job!.duration_ms).toBeTypeOf('number');
-    expect((await cli(['jobs'])).stdout).toContain('1 succeeded');
+    const activity = (await cli(['jobs'])).stdout;
+    expect(activity).toContain('1 succeeded');
+    expect(activity).toMatch(new RegExp(`recent:[^]*${job!.id}.*graph\\.rebuild.*succeeded`, 'u'));
     const byKind = await cli(['jobs', '--kind', 'graph.rebuild']);
     expect(byKind.stdout).toMatch(new RegExp(`${job!.id}.*graph\\.rebuild.*succeeded`, 'u'));
 
