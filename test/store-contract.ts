@@ -773,7 +773,7 @@ function modelSection(ctx: Ctx): void {
       );
       const pending = await ctx.store.pendingVectors(100);
       expect(pending).toEqual([
-        { id: waiting!.id, version: 1, title: 'T', body: 'waits', tags: ['x'] },
+        { id: waiting!.id, version: 1, space: 'default', title: 'T', body: 'waits', tags: ['x'] },
       ]);
       expect(pending.map((p) => p.id)).not.toContain(ready!.id);
       const stored = await ctx.store.putVectors(MODEL, [
