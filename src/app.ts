@@ -20,7 +20,7 @@ import { graphLimits } from './retrieval/channels/graph.js';
 import { configuredChannels } from './retrieval/channels/registry.js';
 import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
-import { type AutoRecallFacade, autoRecallFacade } from './service/autorecall.js';
+import { type AutoRecallFacade, autoRecallFacade, writeRelated } from './service/autorecall.js';
 import { type ServiceContext, serviceContext } from './service/context.js';
 import { type DormantFacade, dormantFacade } from './service/dormant.js';
 import { type GraphFacade, graphFacade } from './service/graph.js';
@@ -194,13 +194,17 @@ export function assembleEngram(parts: EngramParts): Engram {
   return {
     config,
     storeForTransfer: store,
-    ...memoryWrites(ctx, maintainer && ((items) => maintainer.prefetch(items))),
+    ...memoryWrites(
+      ctx,
+      maintainer && ((items) => maintainer.prefetch(items)),
+      writeRelated(ctx, autoRecall),
+    ),
     ...reads,
     ...changes,
     ...recallFacade(ctx, { channels, relevance, observers: [dormant] }),
     ...modelsFacade(ctx),
     ...lifecycleFacade(lifecycle, { revise: changes.revise, get: reads.get }),
-    ...autoRecallFacade(autoRecall),
+    ...autoRecallFacade(ctx, autoRecall),
     ...graphFacade(graph.api),
     ...dormantFacade(dormant),
     ...jobsFacade(ctx, jobs),

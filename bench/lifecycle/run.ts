@@ -1,9 +1,12 @@
 /**
- * Lifecycle benchmark: `maintain` over 100k items (target <= 10 s) and `process_message` latency
- * at 10k items (target p95 <= 20 ms). Writes bench/results/lifecycle-<date>.{md,json} with the
- * machine facts, medians over the runs and the ratio of each measurement to its target.
+ * Lifecycle benchmark: `maintain` over 100k items (target <= 10 s), `process_message` latency
+ * at 10k items (target p95 <= 20 ms) and what related memories on writes add to `remember` at 10k
+ * items (related.ts). Writes bench/results/lifecycle-<date>.{md,json} with the machine facts,
+ * medians over the runs and the ratio of each measurement to its target; `--only` runs some parts
+ * (maintain, process, related) and names them in the files' names.
  *
  *   npx tsx bench/lifecycle/run.ts [--items 100000] [--recall-items 10000] [--messages 400] [--runs 3]
+ *     [--related-writes 200] [--only maintain,process,related]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -12,9 +15,11 @@ import { parseArgs } from 'node:util';
 
 import { createEngram, type Engram } from '../../src/app.js';
 import { defaultCacheDir } from '../../src/config/load.js';
+import type { ConfigInput } from '../../src/config/schema.js';
 import { silentLogger } from '../../src/domain/log.js';
 import { percentile } from '../lib/metrics.js';
 import { memories, messages } from './corpus.js';
+import { benchRelated, relatedMarkdown } from './related.js';
 
 const DAY = 86_400_000;
 const LOAD_AT_START = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -24,12 +29,21 @@ const { values: args } = parseArgs({
     'recall-items': { type: 'string', default: '10000' },
     messages: { type: 'string', default: '400' },
     runs: { type: 'string', default: '3' },
+    'related-writes': { type: 'string', default: '200' },
+    only: { type: 'string' },
   },
 });
+const PARTS = ['maintain', 'process', 'related'] as const;
+const ONLY = args.only?.split(',').map((p) => p.trim());
+for (const part of ONLY ?? [])
+  if (!(PARTS as readonly string[]).includes(part))
+    throw new Error(`--only: unknown part ${part} (one of ${PARTS.join(', ')})`);
+const runs = (part: (typeof PARTS)[number]) => !ONLY || ONLY.includes(part);
 const N_ITEMS = Number(args.items);
 const N_RECALL = Number(args['recall-items']);
 const N_MESSAGES = Number(args.messages);
 const RUNS = Number(args.runs);
+const N_RELATED_WRITES = Number(args['related-writes']);
 
 function median(values: number[]): number {
   return percentile(values, 50);
@@ -39,7 +53,12 @@ function round(x: number, digits = 2): number {
   return Math.round(x * 10 ** digits) / 10 ** digits;
 }
 
-function open(dir: string, clock: { now: number }, embedder: boolean): Engram {
+function open(
+  dir: string,
+  clock: { now: number },
+  embedder: boolean,
+  extra: ConfigInput = {},
+): Engram {
   const local = resolve('node_modules/.cache/engram-test');
   return createEngram({
     env: {},
@@ -47,6 +66,7 @@ function open(dir: string, clock: { now: number }, embedder: boolean): Engram {
     logger: silentLogger,
     now: () => clock.now,
     config: {
+      ...extra,
       store: { path: join(dir, 'engram.db') },
       embedder: embedder
         ? { cache_dir: existsSync(local) ? local : defaultCacheDir() }
@@ -187,15 +207,10 @@ function machine() {
   };
 }
 
-function markdown(result: Awaited<ReturnType<typeof run>>): string {
-  const m = result.maintain;
-  const p = result.process_message;
-  return `# Lifecycle benchmark — ${result.machine.date.slice(0, 10)}
+type Result = Awaited<ReturnType<typeof run>>;
 
-Machine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memory_gb} GB, ${result.machine.os}, Node ${result.machine.node}.
-Shared machine: load average (1, 5, 15 min) ${result.machine.load_average_start.join(', ')} at the start and ${result.machine.load_average_end.join(', ')} at the end on ${result.machine.cores} cores, so other work competed for the CPU; medians of ${RUNS} runs where repeated.
-
-## maintain over ${m.items} items (target ≤ 10 s)
+function maintainMarkdown(m: NonNullable<Result['maintain']>): string {
+  return `## maintain over ${m.items} items (target ≤ 10 s)
 
 | measurement | median | runs | ratio to target |
 |---|---|---|---|
@@ -204,8 +219,11 @@ Shared machine: load average (1, 5, 15 min) ${result.machine.load_average_start.
 | maintain --dry-run | ${m.dry_run_s.median} s | ${m.dry_run_s.runs.join(', ')} | ${round(m.dry_run_s.median / 10, 3)} |
 
 Last run: ${m.last_run.scanned} scanned, ${m.last_run.strength_updates} strength updates, ${m.last_run.promoted} promoted, ${m.last_run.archived} archived. Store ${m.store_mb} MB. Loading took ${m.load_s} s; ${m.uses_recorded} uses were recorded first (${m.observe_ms_per_1000} ms per 1000).
+`;
+}
 
-## process_message at ${p.items} items (target p95 ≤ 20 ms)
+function processMarkdown(p: NonNullable<Result['process_message']>): string {
+  return `## process_message at ${p.items} items (target p95 ≤ 20 ms)
 
 ${p.messages} messages (questions, statements, small talk), one earlier message as history, 25 conversations, cooldown 0, static GloVe embedder.
 
@@ -220,16 +238,43 @@ Related memories found: ${p.silent.related_found} (silent, reinforced), ${p.subt
 `;
 }
 
+function markdown(result: Result): string {
+  const sections = [
+    result.maintain && maintainMarkdown(result.maintain),
+    result.process_message && processMarkdown(result.process_message),
+    result.related_on_write && relatedMarkdown(result.related_on_write),
+  ].filter(Boolean);
+  return `# Lifecycle benchmark — ${result.machine.date.slice(0, 10)}
+
+Machine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memory_gb} GB, ${result.machine.os}, Node ${result.machine.node}.
+Shared machine: load average (1, 5, 15 min) ${result.machine.load_average_start.join(', ')} at the start and ${result.machine.load_average_end.join(', ')} at the end on ${result.machine.cores} cores, so other work competed for the CPU; medians of ${RUNS} runs where repeated.${ONLY ? ` Parts run: ${ONLY.join(', ')}.` : ''}
+
+${sections.join('\n')}`;
+}
+
 async function run() {
-  const maintain = await benchMaintain();
-  const processMessage = await benchProcess();
-  return { machine: machine(), maintain, process_message: processMessage };
+  const maintain = runs('maintain') ? await benchMaintain() : undefined;
+  const processMessage = runs('process') ? await benchProcess() : undefined;
+  const related = runs('related')
+    ? await benchRelated(
+        (dir, clock, config) => open(dir, clock, true, config),
+        load,
+        N_RECALL,
+        N_RELATED_WRITES,
+      )
+    : undefined;
+  return {
+    machine: machine(),
+    maintain,
+    process_message: processMessage,
+    related_on_write: related,
+  };
 }
 
 const result = await run();
 const out = resolve('bench/results');
 mkdirSync(out, { recursive: true });
-const stamp = result.machine.date.slice(0, 10);
+const stamp = `${result.machine.date.slice(0, 10)}${ONLY ? `-${ONLY.join('-')}` : ''}`;
 writeFileSync(join(out, `lifecycle-${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
 writeFileSync(join(out, `lifecycle-${stamp}.md`), markdown(result));
 process.stdout.write(markdown(result));

@@ -13,8 +13,7 @@ import {
   SETTINGS_KEY,
 } from '../config/autorecall-settings.js';
 import type { Config } from '../config/schema.js';
-import type { ItemRecord } from '../domain/records.js';
-import type { Degradation, Kind, Status } from '../domain/types.js';
+import type { Degradation, Kind, RelatedFields, Status } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
 import type { QueryEmbedding } from '../embed/embedder.js';
 import type { Lifecycle, LifecycleMetrics } from '../lifecycle/lifecycle.js';
@@ -27,6 +26,8 @@ import {
   autoRecallSchemas,
   type ProcessMessageInput,
 } from './input.js';
+import { loadNlp, nlpLoaded } from './nlp.js';
+import { label, relatedToText } from './related.js';
 import { type Found, RelatedSearch } from './search.js';
 
 /** What the engine is wired with. */
@@ -101,16 +102,14 @@ function historyText(h: HistoryMessage): string {
   return typeof h === 'string' ? h : h.text;
 }
 
-function label(item: ItemRecord): string {
-  if (item.title) return item.title;
-  const words = item.body.trim().split(/\s+/u);
-  return words.length > 8 ? `${words.slice(0, 8).join(' ')}…` : words.join(' ');
-}
+/** The text of the search `prepare` runs to bring a space's indexes into memory. */
+const WARM_UP = 'what do we know about this project';
 
 /** Auto-recall over one service. */
 export class AutoRecall {
   private readonly schemas: AutoRecallSchemas;
   private readonly related: RelatedSearch;
+  private warming = false;
 
   constructor(private readonly deps: AutoRecallDeps) {
     this.schemas = autoRecallSchemas(deps.config);
@@ -324,6 +323,43 @@ export class AutoRecall {
         ).applied
       : 0;
     return { items: [], count: 0, handles: [], summary: null, reinforced };
+  }
+
+  /**
+   * The memories a write's text is related to (§6 on writes), without `excludeId` (the written
+   * memory): handles and a hint. No cooldown, access accounting or reinforcement. Null while the
+   * analysis model is not loaded: loading it takes longer than a write may wait, so it loads
+   * after this write instead (see `prepare`).
+   */
+  async relatedToWrite(
+    space: string | undefined,
+    text: string,
+    excludeId: string,
+    options: { settings?: AutoRecallSettings } = {},
+  ): Promise<RelatedFields | null> {
+    const s = this.deps.space(space);
+    if (!nlpLoaded()) {
+      this.prepareLater(s);
+      return null;
+    }
+    const settings = options.settings ?? (await this.settings(s));
+    return relatedToText(this.related, s, text, excludeId, settings);
+  }
+
+  /**
+   * Loads the analysis model (once per process) and runs one search in the space, so its indexes
+   * are in memory: the next message or write pays no cold start.
+   */
+  async prepare(space?: string): Promise<void> {
+    loadNlp();
+    const s = this.deps.space(space);
+    await this.related.find(s, WARM_UP, analyzeMessage(WARM_UP, []), await this.settings(s));
+  }
+
+  private prepareLater(space: string): void {
+    if (this.warming) return;
+    this.warming = true;
+    setTimeout(() => void this.prepare(space).catch(() => undefined), 0).unref();
   }
 
   /** Auto-recall and lifecycle metrics of a space. */

@@ -51,6 +51,16 @@ function nlp(): Nlp {
   return instance;
 }
 
+/** True once the library and its model are loaded in this process. */
+export function nlpLoaded(): boolean {
+  return instance !== undefined;
+}
+
+/** Loads the library and its model now (synchronous, once per process). */
+export function loadNlp(): void {
+  nlp();
+}
+
 /** Parses a text into tokens (with their sentence) and named entities. */
 export function parseText(text: string): ParsedText {
   const engine = nlp();

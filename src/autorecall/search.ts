@@ -66,12 +66,16 @@ export class RelatedSearch {
     return requireLifecycle(this.deps.store);
   }
 
-  /** Related memories of a message with their relevance, best first, cut to max_results. */
+  /**
+   * Related memories of a message with their relevance, best first, cut to max_results; `exclude`
+   * names a memory never to return (a write's own item).
+   */
   async find(
     space: string,
     message: string,
     analysis: RecallAnalysis,
     settings: AutoRecallSettings,
+    options: { exclude?: string } = {},
   ): Promise<{ found: Found[]; considered: number; degraded: Degradation[] }> {
     const filter: ItemFilter = { space, statuses: this.deps.config.recall.default_statuses };
     const terms = (
@@ -81,7 +85,9 @@ export class RelatedSearch {
       this.deps.store.keywordSearch(filter, terms.slice(0, KEYWORD_TERMS), POOL),
       this.semanticCandidates(filter, message),
     ]);
-    const ids = [...new Set([...semantic.cosines.keys(), ...keyword.map((k) => k.id)])];
+    const ids = [...new Set([...semantic.cosines.keys(), ...keyword.map((k) => k.id)])].filter(
+      (id) => id !== options.exclude,
+    );
     const items = await this.deps.store.getItems(space, ids);
     await this.fillCosines(space, items, semantic);
     const entityWords = new Set(

@@ -208,6 +208,8 @@ const autoRecallSchema = z
     history_window: z.number().int().min(0).max(50).default(6),
     cosine_floor: unit(0.65),
     cosine_ceiling: unit(0.95),
+    /** Longest a write waits for its related memories (subtle/interactive); then it skips them. */
+    related_budget_ms: ms(20, 60_000),
   })
   .refine((a) => a.cosine_floor < a.cosine_ceiling, {
     message: 'cosine_floor must be below cosine_ceiling',

@@ -112,6 +112,11 @@ export function inputSchemas(config: InputSchemaConfig) {
     source: sourceSchema.optional(),
     created_at: isoSchema.optional(),
   });
+  // A single remember may also ask for related memories (auto-recall's interactive mode); a batch
+  // item may not, so the flag lives on its own schema.
+  const rememberOne = remember.extend({
+    related: z.boolean({ message: 'must be true or false' }).optional(),
+  });
   const revise = z
     .strictObject({
       ...common,
@@ -165,6 +170,7 @@ export function inputSchemas(config: InputSchemaConfig) {
   });
   return {
     remember,
+    rememberOne,
     revise,
     recall,
     list,
@@ -185,8 +191,8 @@ export function inputSchemas(config: InputSchemaConfig) {
 
 /** The parsed input schemas of one configuration. */
 export type InputSchemas = ReturnType<typeof inputSchemas>;
-/** Parsed remember input. */
-export type RememberInput = z.input<InputSchemas['remember']>;
+/** Raw input of a single remember (a batch item is the same without `related`). */
+export type RememberInput = z.input<InputSchemas['rememberOne']>;
 /** Parsed revise input. */
 export type ReviseInput = z.input<InputSchemas['revise']>;
 /** A recall request. */

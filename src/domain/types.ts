@@ -194,8 +194,29 @@ export interface RecallResponse {
   timings_ms: Record<string, number>;
 }
 
+/** An existing memory related to a new one (auto-recall on writes, §6): a short handle. */
+export interface RelatedMemory {
+  id: string;
+  /** The title, or the first words of the body. */
+  label: string;
+  relevance: number;
+}
+
+/** Why a write returned without its related memories. */
+export type RelatedSkipReason = 'budget_exceeded';
+
+/** What auto-recall adds to a write; every field is absent when it does not apply. */
+export interface RelatedFields {
+  /** Existing memories related to the new one, best first (subtle, or interactive on request). */
+  related_memories?: RelatedMemory[];
+  /** One line naming them, e.g. `2 related memories: <label>; <label>` (when any were found). */
+  hint?: string;
+  /** Set instead of the two above when the related search did not fit its time budget. */
+  related_skipped?: RelatedSkipReason;
+}
+
 /** Result of remember: the item, and whether it was created or an exact duplicate was found. */
-export interface RememberResult {
+export interface RememberResult extends RelatedFields {
   memory: Memory;
   created: boolean;
 }

@@ -12,6 +12,7 @@ import { parseWith } from '../domain/zod.js';
 import { draftItem } from '../memories/draft.js';
 import { groupBySpace } from '../memories/write-bus.js';
 import type { ImportOutcome, ItemDraft } from '../store/store.js';
+import type { WriteRelated } from './autorecall.js';
 import type { ServiceContext } from './context.js';
 
 export type { BatchResult, RememberResult } from '../domain/types.js';
@@ -29,7 +30,10 @@ export type WritePrefetch = (items: ItemDraft['item'][]) => (() => void) | undef
 
 /** The write facade. */
 export interface MemoryWrites {
-  /** Stores one memory; an exact duplicate returns the existing item (§2). */
+  /**
+   * Stores one memory; an exact duplicate returns the existing item (§2). With auto-recall on
+   * writes (subtle mode, or interactive and `related: true`), also its related memories (§6).
+   */
   remember(input: RememberInput): Promise<RememberResult>;
   /** Stores many memories in one transaction; each input is validated on its own. */
   rememberMany(inputs: readonly unknown[], options?: BatchOptions): Promise<BatchResult[]>;
@@ -40,13 +44,26 @@ export interface MemoryWrites {
   ): Promise<{ items: ImportOutcome[]; relations: ImportOutcome[] }>;
 }
 
-/** The write facade over a context; `prefetch` starts graph extraction beside embedding. */
-export function memoryWrites(ctx: ServiceContext, prefetch?: WritePrefetch): MemoryWrites {
+/** A validated input's draft and its place in the batch. */
+interface Drafted {
+  index: number;
+  draft: ItemDraft;
+}
+
+/**
+ * The write facade over a context; `prefetch` starts graph extraction beside embedding, and
+ * `related` adds auto-recall's related memories to a single remember (§6).
+ */
+export function memoryWrites(
+  ctx: ServiceContext,
+  prefetch?: WritePrefetch,
+  related?: WriteRelated,
+): MemoryWrites {
   const rememberMany = async (inputs: readonly unknown[], options: BatchOptions = {}) => {
     checkBatchSize(ctx, inputs.length);
     const now = ctx.now();
     const results: BatchResult[] = [];
-    const drafts: { index: number; draft: ItemDraft }[] = [];
+    const drafts: Drafted[] = [];
     inputs.forEach((raw, index) => {
       try {
         const input = parseWith(ctx.schemas.remember, raw);
@@ -57,38 +74,51 @@ export function memoryWrites(ctx: ServiceContext, prefetch?: WritePrefetch): Mem
         results.push({ index, ok: false, error });
       }
     });
-    // Entity extraction starts now, beside the embedding, when the graph has a worker thread.
-    const release = prefetch?.(drafts.map((d) => d.draft.item));
-    await attachVectors(
-      ctx,
-      drafts.map((d) => d.draft),
-      options.priority ?? 'write',
-    );
-    const outcomes =
-      drafts.length > 0 ? await ctx.store.createItems(drafts.map((d) => d.draft)) : [];
-    outcomes.forEach((o, i) =>
-      results.push({
-        index: drafts[i]!.index,
-        ok: true,
-        memory: toMemory(o.item),
-        created: o.created,
-      }),
-    );
-    await ctx.bus.created(outcomes.filter((o) => o.created).map((o) => o.item));
-    release?.();
-    if (outcomes.some((o) => o.created && o.item.vector_state === 'pending'))
-      ctx.vectors.schedule();
+    results.push(...(await storeDrafts(ctx, drafts, options.priority ?? 'write', prefetch)));
     return results.sort((a, b) => a.index - b.index);
   };
   return {
     async remember(input) {
-      const [result] = await rememberMany([input], { strict: true });
-      if (!result!.ok) throw new EngramError('INTERNAL', 'unreachable');
-      return { memory: result!.memory, created: result!.created };
+      const { related: asked, ...fields } = parseWith(ctx.schemas.rememberOne, input);
+      const space = ctx.space(fields.space);
+      // The space's auto-recall settings are read beside the write; nothing loads when it is off.
+      const addRelated = related?.(space, asked ?? false);
+      const draft = draftItem(fields, space, ctx.now());
+      const [result] = await storeDrafts(ctx, [{ index: 0, draft }], 'write', prefetch);
+      if (!result?.ok) throw new EngramError('INTERNAL', 'unreachable');
+      const written = { memory: result.memory, created: result.created };
+      return addRelated ? { ...written, ...(await addRelated(result.memory)) } : written;
     },
     rememberMany,
     importRecords: (items, relations) => importRecords(ctx, items, relations),
   };
+}
+
+/** Embeds (within the write budget) and stores drafts in one transaction; tells the bus. */
+async function storeDrafts(
+  ctx: ServiceContext,
+  drafts: Drafted[],
+  priority: 'write' | 'background',
+  prefetch: WritePrefetch | undefined,
+): Promise<BatchResult[]> {
+  // Entity extraction starts now, beside the embedding, when the graph has a worker thread.
+  const release = prefetch?.(drafts.map((d) => d.draft.item));
+  await attachVectors(
+    ctx,
+    drafts.map((d) => d.draft),
+    priority,
+  );
+  const outcomes = drafts.length > 0 ? await ctx.store.createItems(drafts.map((d) => d.draft)) : [];
+  const results: BatchResult[] = outcomes.map((o, i) => ({
+    index: drafts[i]!.index,
+    ok: true,
+    memory: toMemory(o.item),
+    created: o.created,
+  }));
+  await ctx.bus.created(outcomes.filter((o) => o.created).map((o) => o.item));
+  release?.();
+  if (outcomes.some((o) => o.created && o.item.vector_state === 'pending')) ctx.vectors.schedule();
+  return results;
 }
 
 function checkBatchSize(ctx: ServiceContext, count: number): void {

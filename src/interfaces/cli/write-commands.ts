@@ -4,7 +4,7 @@
  * or, with --json, the service's JSON.
  */
 import type { Engram } from '../../app.js';
-import { type Kind, KINDS, type Memory } from '../../domain/types.js';
+import { type Kind, KINDS, type Memory, type RememberResult } from '../../domain/types.js';
 import type { Call, CommandSpec } from './command.js';
 import { withEngram } from './context.js';
 import { change, CHANGE_OPTIONS, type ChangeFlags, showMemory } from './memory-common.js';
@@ -23,12 +23,26 @@ type RememberFlags = ChangeFlags & {
   agent?: string;
   session?: string;
   speaker?: string;
+  related?: boolean;
 };
 
 function source(o: RememberFlags) {
   return o.agent || o.session || o.speaker
     ? { agent: o.agent, session: o.session, speaker: o.speaker }
     : undefined;
+}
+
+/** The human answer of remember: the id, then the related memories or why they are missing. */
+function rememberedLines(result: RememberResult): string[] {
+  const lines = [
+    `${result.created ? 'remembered' : 'already remembered (exact duplicate)'}: ${result.memory.id}`,
+  ];
+  if (result.hint) lines.push(result.hint);
+  for (const r of result.related_memories ?? [])
+    lines.push(`  ${r.id}  ${r.relevance.toFixed(2)}  ${r.label}`);
+  if (result.related_skipped === 'budget_exceeded')
+    lines.push('related memories skipped: the search exceeded auto_recall.related_budget_ms');
+  return lines;
 }
 
 const remember: CommandSpec<[string | undefined], RememberFlags> = {
@@ -50,12 +64,20 @@ const remember: CommandSpec<[string | undefined], RememberFlags> = {
     { flags: '--agent <id>', description: 'provenance: the writing agent' },
     { flags: '--session <id>', description: 'provenance: the session' },
     { flags: '--speaker <name>', description: 'provenance: who said or wrote it (a person)' },
+    {
+      flags: '--related',
+      description:
+        'also show related memories when auto-recall is in interactive mode (subtle: always)',
+    },
   ],
   async run(call) {
     const [body] = call.args;
     const o = call.options;
     const text = body === undefined || body === '-' ? await readStdin() : body;
     await withEngram(call.globals, 'writes', async (engram) => {
+      // Loads auto-recall's analysis model before the timed write, only when it will be used.
+      const related = Boolean(o.related);
+      await engram.prepareAutoRecall({ space: call.globals.space, related }).catch(() => false);
       const result = await engram.remember({
         ...change(call),
         body: text,
@@ -67,12 +89,10 @@ const remember: CommandSpec<[string | undefined], RememberFlags> = {
         pinned: Boolean(o.pin),
         status: o.candidate ? 'candidate' : 'active',
         source: source(o),
+        related: related || undefined,
       });
       if (call.globals.json) printJson(result);
-      else
-        println(
-          `${result.created ? 'remembered' : 'already remembered (exact duplicate)'}: ${result.memory.id}`,
-        );
+      else println(rememberedLines(result).join('\n'));
     });
   },
 };

@@ -45,12 +45,12 @@ export function requestSchemas(s: InputSchemas) {
   const change = { actor: s.remember.shape.actor, reason: s.remember.shape.reason };
   const { space: _space, ...revise } = s.revise.shape;
   return {
-    remember: s.remember.omit({ space: true }).openapi('RememberBody'),
+    remember: s.rememberOne.omit({ space: true }).openapi('RememberBody'),
     batch: z
       .strictObject({
         items: z.array(z.record(z.string(), z.unknown())).openapi({
           description:
-            'Remember bodies (see RememberBody), at most limits.max_batch_items; a bad item fails alone.',
+            'Remember bodies (see RememberBody, without `related`), at most limits.max_batch_items; a bad item fails alone.',
         }),
       })
       .openapi('RememberBatchBody'),

@@ -103,9 +103,36 @@ export const HistorySchema = z
   })
   .meta({ id: 'History' });
 
-/** Result of remember: the memory, and false when an exact duplicate already existed. */
+/** An existing memory related to a new one (auto-recall on writes, §6). */
+const RelatedMemorySchema = z
+  .object({
+    id: z.string(),
+    label: z.string().meta({ description: 'The title, or the first words of the body.' }),
+    relevance: z.number(),
+  })
+  .meta({ id: 'RelatedMemory' });
+
+/**
+ * Result of remember: the memory, and false when an exact duplicate already existed. With
+ * auto-recall on writes (subtle mode, or interactive and `related: true`), also the memories it
+ * is related to; each added field is absent when it does not apply.
+ */
 export const RememberResultSchema = z
-  .object({ memory: MemorySchema, created: z.boolean() })
+  .object({
+    memory: MemorySchema,
+    created: z.boolean(),
+    related_memories: z.array(RelatedMemorySchema).optional().meta({
+      description:
+        "Existing memories related to this one, best first, at most the space's auto-recall max_results, above its relevance_threshold; never the memory itself.",
+    }),
+    hint: z.string().optional().meta({
+      description: 'One line naming the related memories, when any were found.',
+    }),
+    related_skipped: z.enum(['budget_exceeded']).optional().meta({
+      description:
+        'Set instead of related_memories when the related search did not fit auto_recall.related_budget_ms.',
+    }),
+  })
   .meta({ id: 'RememberResult' });
 
 /** Per-item results of a batch remember: a bad item fails alone. */

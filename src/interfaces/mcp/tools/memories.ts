@@ -48,6 +48,8 @@ export const FIELD_DOCS: Record<string, string> = {
   status: '"active" (default) or "candidate" (tentative, not recalled by default).',
   source: 'Provenance: agent, speaker (who said it), session, turn, url, import, trust.',
   created_at: 'When the fact was learned, if not now (ISO 8601).',
+  related:
+    'Also return the existing memories this one is related to, when auto-recall is enabled in interactive mode (subtle mode always returns them; silent never).',
 };
 
 /** Arguments of a change to one memory. */
@@ -67,8 +69,8 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
     name: 'remember',
     title: 'Remember',
     description:
-      'Store a memory (a fact, preference, rule, skill, procedure, note, episode, identity or working item) so it can be recalled in later sessions. An exact duplicate (same space, kind and text) returns the existing memory with created=false instead of a copy. Returns {memory, created}.',
-    input: z.strictObject(described(schemas.remember.shape, FIELD_DOCS)),
+      'Store a memory (a fact, preference, rule, skill, procedure, note, episode, identity or working item) so it can be recalled in later sessions. An exact duplicate (same space, kind and text) returns the existing memory with created=false instead of a copy. Returns {memory, created}; with auto-recall in subtle mode (or interactive and related=true) also related_memories [{id, label, relevance}] and a one-line hint, or related_skipped when that search ran out of time.',
+    input: z.strictObject(described(schemas.rememberOne.shape, FIELD_DOCS)),
     output: RememberResultSchema,
     annotations: WRITES,
     run: (args, { engram }) => engram.remember(args),
