@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { PgTarget } from './connection.js';
 import { missingPgvector } from './errors.js';
 import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
+import { PG_JOBS_SCHEMA_SQL } from './job-store.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
 
 /** One schema step. */
@@ -146,6 +147,11 @@ CREATE TABLE leases (
     version: 3,
     name: 'knowledge graph (entities, mentions, links, triggers); session-turn index',
     sql: PG_GRAPH_SCHEMA_SQL,
+  },
+  {
+    version: 4,
+    name: 'background jobs and per-item work failures',
+    sql: PG_JOBS_SCHEMA_SQL,
   },
 ];
 

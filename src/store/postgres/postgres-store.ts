@@ -34,6 +34,7 @@ import { PgDormantStore } from './dormant-store.js';
 import { PgGraphStore } from './graph-store.js';
 import * as reads from './item-reads.js';
 import * as itemWrites from './item-writes.js';
+import { PgJobStore } from './job-store.js';
 import { pgLeaseRows } from './leases.js';
 import { PgLifecycleStore } from './lifecycle-store.js';
 import * as models from './published-model.js';
@@ -68,6 +69,8 @@ export class PostgresStore implements Store {
   readonly graph: PgGraphStore;
   /** Decay, review, reinforcement and auto-recall persistence (the lifecycle capability). */
   readonly lifecycle: PgLifecycleStore;
+  /** Background jobs and per-item work failures (§11). */
+  readonly jobs: PgJobStore;
   private readonly ctx: PgStoreContext;
   private readonly leases: LeaseRows;
 
@@ -78,6 +81,7 @@ export class PostgresStore implements Store {
     this.dormant = new PgDormantStore(this.ctx.db);
     this.graph = new PgGraphStore(this.ctx.db);
     this.lifecycle = new PgLifecycleStore(this.ctx.db);
+    this.jobs = new PgJobStore(this.ctx.db);
   }
 
   /**

@@ -31,15 +31,24 @@ export function publishModel(
   });
 }
 
-/** Up to `limit` items waiting for a vector of the published model, oldest first. */
+/**
+ * Up to `limit` items waiting for a vector of the published model, oldest first; an item whose
+ * embedding failed at its version waits for its retry time (the server's clock), and one whose
+ * attempts are used up waits for an explicit retry.
+ */
 export async function pendingVectors(db: Queryable, limit: number): Promise<PendingVector[]> {
   const rows = await db.query<PendingVector>(
-    "SELECT id, version, title, body, tags FROM items WHERE vector_state = 'pending' ORDER BY pk LIMIT $1",
+    `SELECT i.id, i.version, i.space, i.title, i.body, i.tags FROM items i
+LEFT JOIN item_failures f ON f.item_id = i.id AND f.work = 'vector' AND f.version = i.version
+WHERE i.vector_state = 'pending'
+  AND (f.item_id IS NULL OR f.next_attempt_at <= floor(extract(epoch FROM now()) * 1000)::int8)
+ORDER BY i.pk LIMIT $1`,
     [limit],
   );
   return rows.map((r) => ({
     id: r.id,
     version: r.version,
+    space: r.space,
     title: r.title,
     body: r.body,
     tags: r.tags,
