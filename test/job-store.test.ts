@@ -229,14 +229,13 @@ describe.each(BACKENDS)('job store ($name)', (backend) => {
       expect((await stores[0]!.jobs.jobCounts()).queued).toBe(1);
     });
 
-    it('waits until run_at', async () => {
+    it('waits for its delay, by the store clock', async () => {
       const store = location(backend)();
-      const runAt = Date.now() + 60_000;
-      const job = await enqueue(store, { run_at: runAt });
-      expect(at(job.next_attempt_at)).toBe(runAt);
+      const job = await enqueue(store, { delay_ms: 60_000 });
+      expect(at(job.next_attempt_at) - at(job.created_at)).toBe(60_000);
       expect(await store.jobs.claim('runner', { leaseMs: LONG })).toBeNull();
-      const past = await enqueue(store, { run_at: 0 });
-      expect(past.next_attempt_at).toBe(past.created_at);
+      const now = await enqueue(store, { delay_ms: 0 });
+      expect(now.next_attempt_at).toBe(now.created_at);
     });
   });
 
@@ -264,7 +263,7 @@ describe.each(BACKENDS)('job store ($name)', (backend) => {
 
     it('orders by due time and takes only the kinds asked', async () => {
       const store = location(backend)();
-      const later = await enqueue(store, { run_at: Date.now() + 400 });
+      const later = await enqueue(store, { delay_ms: 400 });
       const graph = await enqueue(store);
       const vectors = await enqueue(store, { kind: 'vectors.backfill' });
       const kinds = ['graph.rebuild' as const];
@@ -283,7 +282,7 @@ describe.each(BACKENDS)('job store ($name)', (backend) => {
     it('takes jobs named by id at once, back-off or not', async () => {
       const store = location(backend)();
       const due = await enqueue(store);
-      const waiting = await enqueue(store, { run_at: Date.now() + LONG });
+      const waiting = await enqueue(store, { delay_ms: LONG });
       expect(await store.jobs.claim('r', { leaseMs: LONG, ids: [] })).toBeNull();
       expect(
         await store.jobs.claim('r', {
@@ -685,6 +684,30 @@ describe.each(BACKENDS)('job store ($name)', (backend) => {
         code: 'CONFLICT',
         message: `job ${done.id} already ended (succeeded)`,
       });
+    });
+    it('ends a job cancelled while it ran instead of queueing it again', async () => {
+      const store = location(backend)();
+      for (const outcome of [
+        { state: 'queued', progress: { half: true } },
+        { state: 'failed', error: 'boom', retryInMs: 1_000 },
+      ] as const) {
+        const job = await enqueue(store);
+        await claim(store, 'r');
+        await store.jobs.cancelJob(job.id);
+        expect(await store.jobs.finish(job.id, 'r', outcome)).toBe(true);
+        const ended = await get(store, job.id);
+        expect(ended.state, outcome.state).toBe('cancelled');
+        expect(ended.finished_at).toMatch(ISO);
+      }
+      expect(await store.jobs.claim('r', { leaseMs: LONG })).toBeNull();
+    });
+
+    it('treats an empty dedupe key as a key', async () => {
+      const store = location(backend)();
+      const first = await store.jobs.enqueue({ kind: 'graph.rebuild', dedupe_key: '' });
+      const second = await store.jobs.enqueue({ kind: 'graph.rebuild', dedupe_key: '' });
+      expect(first.created).toBe(true);
+      expect(second).toMatchObject({ created: false, job: { id: first.job.id } });
     });
   });
 

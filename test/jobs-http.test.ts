@@ -42,7 +42,7 @@ describe('HTTP jobs routes', () => {
     const { job: later } = await engram.enqueueJob({
       kind: 'graph.rebuild',
       space: 'default',
-      run_at: Date.now() + DAY_MS,
+      delay_ms: DAY_MS,
     });
     const cancelled = await s.request('POST', `/v1/jobs/${later.id}/cancel`, as);
     expect(cancelled.status, cancelled.text).toBe(200);

@@ -11,6 +11,9 @@ export type JobState = (typeof JOB_STATES)[number];
 /** States a job ends in. */
 export const FINISHED_JOB_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
 
+/** The attempt budget of a job queued without one. */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
 /** Kinds of background work engram runs as jobs. */
 export const JOB_KINDS = [
   'vectors.backfill',
@@ -66,8 +69,8 @@ export interface NewJob {
   /** Not queued again while a job with this key is queued or running. */
   dedupe_key?: string | null;
   max_attempts?: number;
-  /** Earliest start (epoch ms); default now. */
-  run_at?: number;
+  /** Earliest start, as a delay from now by the store's clock (ms); default 0. */
+  delay_ms?: number;
 }
 
 /** Work done on single items that can fail item by item. */

@@ -17,6 +17,7 @@ import {
   type JobState,
   type NewJob,
 } from '../../domain/jobs.js';
+import { DEFAULT_MAX_ATTEMPTS } from '../../domain/jobs.js';
 import type {
   ClaimOptions,
   Heartbeat,
@@ -72,7 +73,6 @@ CREATE INDEX item_failures_space ON item_failures (space, last_failed_at);
 `;
 
 /** The default attempt budget of a job (as SQLite's). */
-const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** The server's clock in epoch milliseconds, fixed for the transaction. */
 const NOW = 'floor(extract(epoch FROM now()) * 1000)::int8';
@@ -226,10 +226,12 @@ WHERE id = $1 RETURNING *`;
  * $6 the delay of a queued job, $7 whether progress is kept, $8 the new progress. Only a running
  * job still held by $2 changes. A finished run's end time, a queued one's none.
  */
-const FINISH_SQL = `UPDATE jobs SET state = $3::text, attempts = attempts + $4::int, last_error = coalesce($5::text, last_error),
+/** A job whose cancel was asked while it ran ends cancelled instead of going back to the queue. */
+const FINISH_SQL = `UPDATE jobs SET state = CASE WHEN $3::text = 'queued' AND cancel_requested THEN 'cancelled' ELSE $3::text END,
+attempts = attempts + $4::int, last_error = coalesce($5::text, last_error),
 next_attempt_at = CASE WHEN $3::text = 'queued' THEN ${NOW} + $6::int8 ELSE next_attempt_at END,
 progress = CASE WHEN $7::boolean THEN progress ELSE $8::json END,
-finished_at = CASE WHEN $3::text = 'queued' THEN NULL ELSE ${NOW} END,
+finished_at = CASE WHEN $3::text = 'queued' AND NOT cancel_requested THEN NULL ELSE ${NOW} END,
 lease_holder = NULL, lease_expires_at = NULL, heartbeat_at = ${NOW}
 WHERE id = $1 AND state = 'running' AND lease_holder = $2 RETURNING id`;
 
@@ -323,7 +325,7 @@ export class PgJobStore implements JobStore {
   private async insert(job: NewJob): Promise<JobRow | undefined> {
     const [row] = await this.db.query<JobRow>(
       `INSERT INTO jobs (id, kind, space, payload, state, max_attempts, next_attempt_at, dedupe_key, created_at)
-VALUES ($1, $2, $3, $4::json, 'queued', $5, greatest(${NOW}, coalesce($6::int8, 0)), $7, ${NOW})
+VALUES ($1, $2, $3, $4::json, 'queued', $5, ${NOW} + $6::int8, $7, ${NOW})
 ON CONFLICT DO NOTHING RETURNING *`,
       [
         newId(),
@@ -331,7 +333,7 @@ ON CONFLICT DO NOTHING RETURNING *`,
         job.space ?? null,
         JSON.stringify(job.payload ?? {}),
         job.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
-        job.run_at === undefined ? null : ms(job.run_at),
+        ms(Math.max(0, job.delay_ms ?? 0)),
         job.dedupe_key ?? null,
       ],
       'write',
@@ -507,9 +509,13 @@ ${whereOf(where)} ORDER BY f.last_failed_at DESC, f.item_id LIMIT ${params.add(f
     itemIds?: readonly string[];
   }): Promise<number> {
     const params = new Params();
-    const where = whereOf(failureConditions(filter, params));
+    const where = whereOf(failureConditions(filter, params, 'f.'));
+    // Only failures that still hold, as listed: the item is at the failed version and waits.
     const [row] = await this.db.query<{ n: number }>(
-      `WITH retried AS (UPDATE item_failures SET next_attempt_at = ${NOW}, attempts = 0 ${where} RETURNING 1)
+      `WITH retried AS (UPDATE item_failures SET next_attempt_at = ${NOW}, attempts = 0
+WHERE (item_id, work) IN (SELECT f.item_id, f.work FROM item_failures f
+JOIN items i ON i.id = f.item_id AND i.version = f.version AND i.vector_state = 'pending' ${where})
+RETURNING 1)
 SELECT count(*) AS n FROM retried`,
       params.values,
       'write',

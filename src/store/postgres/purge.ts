@@ -33,6 +33,7 @@ export async function purge(
     );
     await tx.query('DELETE FROM vectors WHERE item_pk = $1', [row.pk]);
     await tx.query('DELETE FROM versions WHERE item_id = $1', [id]);
+    await tx.query('DELETE FROM item_failures WHERE item_id = $1', [id]);
     await tx.query('DELETE FROM items WHERE pk = $1', [row.pk]);
     await tx.query(
       'INSERT INTO purges (item_id, space, actor, reason, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (item_id) DO NOTHING',

@@ -6,6 +6,7 @@
 import { EngramError, notFound } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import {
+  DEFAULT_MAX_ATTEMPTS,
   type ItemFailure,
   type ItemWork,
   JOB_STATES,
@@ -66,9 +67,6 @@ CREATE TABLE item_failures (
 ) WITHOUT ROWID;
 CREATE INDEX item_failures_space ON item_failures(space, last_failed_at);
 `;
-
-/** The default attempt budget of a job. */
-export const DEFAULT_MAX_ATTEMPTS = 5;
 
 interface JobRow {
   id: string;
@@ -188,7 +186,7 @@ export class SqliteJobStore implements JobStore {
   enqueue(job: NewJob): Promise<{ job: JobRecord; created: boolean }> {
     return this.deps.write(() => {
       const db = this.deps.db;
-      if (job.dedupe_key) {
+      if (job.dedupe_key != null) {
         const waiting = db
           .prepare("SELECT * FROM jobs WHERE dedupe_key = ? AND state IN ('queued', 'running')")
           .get(job.dedupe_key) as JobRow | undefined;
@@ -205,7 +203,7 @@ VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
         job.space ?? null,
         JSON.stringify(job.payload ?? {}),
         job.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
-        Math.max(now, job.run_at ?? now),
+        now + Math.max(0, job.delay_ms ?? 0),
         job.dedupe_key ?? null,
         now,
       );
@@ -299,7 +297,7 @@ run_started_at = ?, heartbeat_at = ?, finished_at = NULL WHERE id = ?`,
     });
   }
 
-  finish(id: string, holder: string, outcome: JobOutcome): Promise<boolean> {
+  finish(id: string, holder: string, ended: JobOutcome): Promise<boolean> {
     return this.deps.write(() => {
       const db = this.deps.db;
       const now = this.now();
@@ -307,6 +305,7 @@ run_started_at = ?, heartbeat_at = ?, finished_at = NULL WHERE id = ?`,
         .prepare("SELECT * FROM jobs WHERE id = ? AND state = 'running' AND lease_holder = ?")
         .get(id, holder) as JobRow | undefined;
       if (!row) return false;
+      const outcome = row.cancel_requested === 1 ? honourCancel(ended) : ended;
       const progress = outcome.progress === undefined ? row.progress : json(outcome.progress);
       const clear = 'lease_holder = NULL, lease_expires_at = NULL, heartbeat_at = ?';
       if (outcome.state === 'queued')
@@ -387,7 +386,7 @@ ORDER BY created_at DESC, id DESC LIMIT ?`;
             rule: 'failed or cancelled job',
           },
         );
-      if (row.dedupe_key) {
+      if (row.dedupe_key !== null) {
         const waiting = this.deps.db
           .prepare("SELECT id FROM jobs WHERE dedupe_key = ? AND state IN ('queued', 'running')")
           .get(row.dedupe_key) as { id: string } | undefined;
@@ -511,10 +510,13 @@ ORDER BY f.last_failed_at DESC, f.item_id LIMIT ?`,
     itemIds?: readonly string[];
   }): Promise<number> {
     return this.deps.write(() => {
-      const { where, args } = failureWhere(filter);
+      const { where, args } = failureWhere(filter, 'f.');
+      // Only failures that still hold, as listed: the item is at the failed version and waits.
       return this.deps.db
         .prepare(
-          `UPDATE item_failures SET next_attempt_at = ?, attempts = 0 ${where ? `${where}` : ''}`,
+          `UPDATE item_failures SET next_attempt_at = ?, attempts = 0 WHERE (item_id, work) IN (
+SELECT f.item_id, f.work FROM item_failures f
+JOIN items i ON i.id = f.item_id AND i.version = f.version AND i.vector_state = 'pending' ${where})`,
         )
         .run(this.now(), ...args).changes;
     });
@@ -522,6 +524,16 @@ ORDER BY f.last_failed_at DESC, f.item_id LIMIT ?`,
 }
 
 /** The WHERE clause of an item-failure filter; `t` prefixes the columns (a table alias). */
+/**
+ * A job whose cancel was asked while it ran does not go back to the queue: a run that stopped
+ * with work left, or failed with retries left, ends cancelled.
+ */
+export function honourCancel(outcome: JobOutcome): JobOutcome {
+  const again =
+    outcome.state === 'queued' || (outcome.state === 'failed' && outcome.retryInMs !== null);
+  return again ? { state: 'cancelled', progress: outcome.progress } : outcome;
+}
+
 function failureWhere(
   filter: { work?: ItemWork; spaces?: readonly string[]; itemIds?: readonly string[] },
   t = '',

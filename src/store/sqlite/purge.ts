@@ -26,6 +26,7 @@ export async function purge(
     if (!row) throw notFound('memory', id);
     deleteVectors(core, row.pk);
     core.db.prepare('DELETE FROM versions WHERE item_id = ?').run(id);
+    core.db.prepare('DELETE FROM item_failures WHERE item_id = ?').run(id);
     core.db.prepare('DELETE FROM items WHERE pk = ?').run(row.pk);
     core.db
       .prepare(
