@@ -12,12 +12,12 @@ import {
   type ItemWork,
   JOB_STATES,
   type JobData,
-  type JobKind,
   type JobRecord,
   type JobState,
   type NewJob,
 } from '../../domain/jobs.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../../domain/jobs.js';
+import { failureRecord, type FailureRowValues, jobRecord, type JobRowValues } from '../job-rows.js';
 import type {
   ClaimOptions,
   Heartbeat,
@@ -72,8 +72,6 @@ CREATE TABLE item_failures (
 CREATE INDEX item_failures_space ON item_failures (space, last_failed_at);
 `;
 
-/** The default attempt budget of a job (as SQLite's). */
-
 /** The server's clock in epoch milliseconds, fixed for the transaction. */
 const NOW = 'floor(extract(epoch FROM now()) * 1000)::int8';
 const WAITING = "state IN ('queued', 'running')";
@@ -81,79 +79,10 @@ const LEASE_EXPIRED = 'the process running the job stopped (lease expired)';
 /** How often an enqueue retries when its dedupe key's waiting job ends under it. */
 const ENQUEUE_TRIES = 5;
 
-interface JobRow {
-  id: string;
-  kind: string;
-  space: string | null;
-  payload: JobData;
-  state: string;
-  attempts: number;
-  max_attempts: number;
-  next_attempt_at: number;
-  lease_holder: string | null;
-  lease_expires_at: number | null;
-  progress: JobData | null;
-  last_error: string | null;
-  cancel_requested: boolean;
-  dedupe_key: string | null;
-  created_at: number;
-  started_at: number | null;
-  run_started_at: number | null;
-  heartbeat_at: number | null;
-  finished_at: number | null;
-}
-
-interface FailureRow {
-  item_id: string;
-  work: string;
-  space: string;
-  version: number;
-  attempts: number;
-  last_error: string;
-  first_failed_at: number;
-  last_failed_at: number;
-  next_attempt_at: number | null;
-}
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-function jobOf(row: JobRow): JobRecord {
-  return {
-    id: row.id,
-    kind: row.kind as JobKind,
-    space: row.space,
-    payload: row.payload,
-    state: row.state as JobState,
-    attempts: row.attempts,
-    max_attempts: row.max_attempts,
-    next_attempt_at: iso(row.next_attempt_at)!,
-    lease_holder: row.lease_holder,
-    lease_expires_at: iso(row.lease_expires_at),
-    progress: row.progress,
-    last_error: row.last_error,
-    cancel_requested: row.cancel_requested,
-    dedupe_key: row.dedupe_key,
-    created_at: iso(row.created_at)!,
-    started_at: iso(row.started_at),
-    run_started_at: iso(row.run_started_at),
-    heartbeat_at: iso(row.heartbeat_at),
-    finished_at: iso(row.finished_at),
-  };
-}
-
-function failureOf(row: FailureRow): ItemFailure {
-  return {
-    space: row.space,
-    item_id: row.item_id,
-    work: row.work as ItemWork,
-    version: row.version,
-    attempts: row.attempts,
-    last_error: row.last_error,
-    first_failed_at: iso(row.first_failed_at)!,
-    last_failed_at: iso(row.last_failed_at)!,
-    next_attempt_at: iso(row.next_attempt_at),
-  };
-}
+type JobRow = JobRowValues;
+type FailureRow = FailureRowValues;
+const jobOf = jobRecord;
+const failureOf = failureRecord;
 
 const json = (data: JobData | null | undefined) => (data == null ? null : JSON.stringify(data));
 
