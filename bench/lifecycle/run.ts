@@ -1,12 +1,14 @@
 /**
  * Lifecycle benchmark: `maintain` over 100k items (target <= 10 s), `process_message` latency
  * at 10k items (target p95 <= 20 ms) and what related memories on writes add to `remember` at 10k
- * items (related.ts). Writes bench/results/lifecycle-<date>.{md,json} with the machine facts,
- * medians over the runs and the ratio of each measurement to its target; `--only` runs some parts
- * (maintain, process, related) and names them in the files' names.
+ * items (related.ts), and the success metrics of auto-recall over simulated days, on vs off
+ * (simulate.ts). Writes bench/results/lifecycle-<date>.{md,json} with the machine facts, medians
+ * over the runs and the ratio of each measurement to its target; `--only` runs some parts
+ * (maintain, process, related, simulate) and names them in the files' names.
  *
  *   npx tsx bench/lifecycle/run.ts [--items 100000] [--recall-items 10000] [--messages 400] [--runs 3]
- *     [--related-writes 200] [--only maintain,process,related]
+ *     [--related-writes 200] [--sim-items 2000] [--sim-days 90] [--sim-conversations 8]
+ *     [--sim-messages 4] [--only maintain,process,related,simulate]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -20,6 +22,7 @@ import { silentLogger } from '../../src/domain/log.js';
 import { percentile } from '../lib/metrics.js';
 import { memories, messages } from './corpus.js';
 import { benchRelated, relatedMarkdown } from './related.js';
+import { benchSimulation, simulationMarkdown } from './simulate.js';
 
 const DAY = 86_400_000;
 const LOAD_AT_START = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -30,10 +33,14 @@ const { values: args } = parseArgs({
     messages: { type: 'string', default: '400' },
     runs: { type: 'string', default: '3' },
     'related-writes': { type: 'string', default: '200' },
+    'sim-items': { type: 'string', default: '2000' },
+    'sim-days': { type: 'string', default: '90' },
+    'sim-conversations': { type: 'string', default: '8' },
+    'sim-messages': { type: 'string', default: '4' },
     only: { type: 'string' },
   },
 });
-const PARTS = ['maintain', 'process', 'related'] as const;
+const PARTS = ['maintain', 'process', 'related', 'simulate'] as const;
 const ONLY = args.only?.split(',').map((p) => p.trim());
 for (const part of ONLY ?? [])
   if (!(PARTS as readonly string[]).includes(part))
@@ -243,6 +250,7 @@ function markdown(result: Result): string {
     result.maintain && maintainMarkdown(result.maintain),
     result.process_message && processMarkdown(result.process_message),
     result.related_on_write && relatedMarkdown(result.related_on_write),
+    result.auto_recall_simulation && simulationMarkdown(result.auto_recall_simulation),
   ].filter(Boolean);
   return `# Lifecycle benchmark — ${result.machine.date.slice(0, 10)}
 
@@ -263,11 +271,20 @@ async function run() {
         N_RELATED_WRITES,
       )
     : undefined;
+  const simulation = runs('simulate')
+    ? await benchSimulation((dir, clock, config) => open(dir, clock, true, config), {
+        items: Number(args['sim-items']),
+        days: Number(args['sim-days']),
+        conversationsPerDay: Number(args['sim-conversations']),
+        messagesPerConversation: Number(args['sim-messages']),
+      })
+    : undefined;
   return {
     machine: machine(),
     maintain,
     process_message: processMessage,
     related_on_write: related,
+    auto_recall_simulation: simulation,
   };
 }
 

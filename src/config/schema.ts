@@ -152,6 +152,8 @@ const lifecycleSchema = z
     max_base: z.number().min(0).max(10).default(2),
     use_boost: z.number().min(0).max(10).default(0.1),
     cross_domain_boost: z.number().min(0).max(10).default(0.25),
+    /** A cross-domain use relates the memory to the other memories of its context (§4, §6). */
+    cross_domain_links: z.boolean().default(true),
     important_threshold: unit(0.7),
     review: z
       .strictObject({

@@ -25,6 +25,7 @@ import {
   type ReviewInput,
   reviewInputSchema,
 } from './input.js';
+import { createCrossDomainLinks, type LinkContext } from './links.js';
 import { type MaintenanceReport, runMaintenance } from './maintain.js';
 import { planUse } from './reinforce.js';
 import { inReview, letGoPlan, type ReviewEntry, reviewList, reviewPriority } from './review.js';
@@ -64,6 +65,8 @@ export type ObserveItemResult =
       status: Status;
       /** Review priority after the use, or null when the item is out of the review window. */
       review_priority: number | null;
+      /** Memories this call newly related this one to (`related`, from a cross-domain use). */
+      linked: string[];
     }
   | { id: string; ok: false; error: { code: string; message: string } };
 
@@ -71,6 +74,8 @@ export type ObserveItemResult =
 export interface ObserveResult {
   applied: number;
   failed: number;
+  /** Cross-domain links (`related` relations) this call created. */
+  links_created: number;
   results: ObserveItemResult[];
 }
 
@@ -257,9 +262,45 @@ export class Lifecycle {
         review_priority: inReview(f, strength, this.config)
           ? reviewPriority(f, strength, this.config)
           : null,
+        linked: [],
       };
     });
-    return { applied: events.length, failed: results.length - events.length, results };
+    const links_created = await this.link(space, results, context, now);
+    return {
+      applied: events.length,
+      failed: results.length - events.length,
+      links_created,
+      results,
+    };
+  }
+
+  /**
+   * Relates each memory used across domains to the other memories of the call (§4, §6) when
+   * `lifecycle.cross_domain_links` is on; fills their `linked` and returns how many were made. A
+   * failure is logged: the uses are recorded either way.
+   */
+  private async link(
+    space: string,
+    results: ObserveItemResult[],
+    context: LinkContext,
+    now: number,
+  ): Promise<number> {
+    if (!this.config.cross_domain_links) return 0;
+    const used = results.flatMap((r) => (r.ok ? [r] : []));
+    try {
+      const created = await createCrossDomainLinks(this.deps, space, used, context, now);
+      let n = 0;
+      for (const r of used) {
+        r.linked = created.get(r.id) ?? [];
+        n += r.linked.length;
+      }
+      return n;
+    } catch (err) {
+      this.deps.log.warn('cross-domain links not created; the uses are recorded', {
+        error: String(err),
+      });
+      return 0;
+    }
   }
 
   /** Let go of a memory from review: archived now with reason `let_go` (restore brings it back). */

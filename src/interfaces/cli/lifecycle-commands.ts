@@ -115,7 +115,7 @@ const observe: CommandSpec<[string[]], ObserveFlags> = {
         for (const r of result.results)
           println(
             r.ok
-              ? `${r.id}: used (${r.cross_domain ? 'cross-domain, ' : ''}strength ${r.strength_before.toFixed(3)} -> ${r.strength.toFixed(3)}, ${r.use_count} uses)`
+              ? `${r.id}: used (${r.cross_domain ? 'cross-domain, ' : ''}strength ${r.strength_before.toFixed(3)} -> ${r.strength.toFixed(3)}, ${r.use_count} uses${r.linked.length ? `, related to ${r.linked.join(', ')}` : ''})`
               : `${r.id}: ${r.error.message}`,
           );
       return result.failed > 0 ? EXIT_CODES.PARTIAL : 0;

@@ -9,6 +9,7 @@ export const ObserveResultSchema = z
   .object({
     applied: z.number().int(),
     failed: z.number().int(),
+    links_created: z.number().int(),
     results: z.array(
       z.discriminatedUnion('ok', [
         z.object({
@@ -21,6 +22,7 @@ export const ObserveResultSchema = z
           use_count: z.number().int(),
           status: z.enum(STATUSES),
           review_priority: z.number().nullable(),
+          linked: z.array(z.string()),
         }),
         z.object({
           id: z.string(),
