@@ -98,7 +98,8 @@ if (PG_URL) {
       const counts = lineCounts(first);
       expect(counts).toMatchObject({
         item: 6,
-        relation: 3,
+        // Two made by hand, one of them later unrelated, and the cross-domain link of a use.
+        relation: 4,
         strength_base: 2,
         setting: 2,
         autorecall_conversation: 2,
