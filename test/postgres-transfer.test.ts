@@ -98,7 +98,7 @@ if (PG_URL) {
       const counts = lineCounts(first);
       expect(counts).toMatchObject({
         item: 6,
-        // Two made by hand, one of them later unrelated, and the cross-domain link of a use.
+        // The seed's relations (with history), and the cross-domain link its first use makes.
         relation: 4,
         strength_base: 2,
         setting: 2,
