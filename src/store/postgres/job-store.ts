@@ -17,7 +17,7 @@ import {
   type NewJob,
 } from '../../domain/jobs.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../../domain/jobs.js';
-import { failureRecord, type FailureRowValues, jobRecord, type JobRowValues } from '../job-rows.js';
+import { jobRecord, type JobRowValues } from '../job-rows.js';
 import type {
   ClaimOptions,
   Heartbeat,
@@ -27,73 +27,19 @@ import type {
   JobStore,
 } from '../job-store.js';
 import type { PgDatabase, Queryable } from './database.js';
+import { PgItemFailures } from './item-failures.js';
+import { errorText, ms, NOW, storable } from './job-sql.js';
 import { Params } from './rows.js';
 
-/** The schema of jobs and item failures (migration 4), the columns of SQLite's migration 6. */
-export const PG_JOBS_SCHEMA_SQL = `
-CREATE TABLE jobs (
-  id text COLLATE "C" PRIMARY KEY,
-  kind text NOT NULL,
-  space text COLLATE "C",
-  payload json NOT NULL DEFAULT '{}',
-  state text NOT NULL,
-  attempts integer NOT NULL DEFAULT 0,
-  max_attempts integer NOT NULL,
-  next_attempt_at bigint NOT NULL,
-  lease_holder text,
-  lease_expires_at bigint,
-  progress json,
-  last_error text,
-  cancel_requested boolean NOT NULL DEFAULT false,
-  dedupe_key text COLLATE "C",
-  created_at bigint NOT NULL,
-  started_at bigint,
-  run_started_at bigint,
-  heartbeat_at bigint,
-  finished_at bigint
-);
-CREATE INDEX jobs_due ON jobs (state, next_attempt_at);
-CREATE INDEX jobs_created ON jobs (created_at, id);
-CREATE UNIQUE INDEX jobs_dedupe ON jobs (dedupe_key)
-  WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running');
-
-CREATE TABLE item_failures (
-  item_id text COLLATE "C" NOT NULL,
-  work text NOT NULL,
-  space text COLLATE "C" NOT NULL,
-  version integer NOT NULL,
-  attempts integer NOT NULL,
-  last_error text NOT NULL,
-  first_failed_at bigint NOT NULL,
-  last_failed_at bigint NOT NULL,
-  next_attempt_at bigint,
-  PRIMARY KEY (item_id, work)
-);
-CREATE INDEX item_failures_space ON item_failures (space, last_failed_at);
-`;
-
-/** The server's clock in epoch milliseconds, fixed for the transaction. */
-const NOW = 'floor(extract(epoch FROM now()) * 1000)::int8';
 const WAITING = "state IN ('queued', 'running')";
 const LEASE_EXPIRED = 'the process running the job stopped (lease expired)';
 /** How often an enqueue retries when its dedupe key's waiting job ends under it. */
 const ENQUEUE_TRIES = 5;
 
 type JobRow = JobRowValues;
-type FailureRow = FailureRowValues;
 const jobOf = jobRecord;
-const failureOf = failureRecord;
 
 const json = (data: JobData | null | undefined) => (data == null ? null : JSON.stringify(data));
-
-/** Whether PostgreSQL can hold the text (no NUL characters): other text names no row. */
-const storable = (text: string) => !text.includes('\u0000');
-
-/** An error text PostgreSQL can hold (a NUL becomes U+FFFD). */
-const errorText = (text: string) => text.replaceAll('\u0000', '\uFFFD');
-
-/** Milliseconds as the integer a bigint column takes. */
-const ms = (value: number) => Math.round(value);
 
 /** Cursor of a listing: the last job's creation time and id (the SQLite store's format). */
 function decodeCursor(cursor: string | undefined): [number, string] | undefined {
@@ -164,16 +110,6 @@ finished_at = CASE WHEN $3::text = 'queued' AND NOT cancel_requested THEN NULL E
 lease_holder = NULL, lease_expires_at = NULL, heartbeat_at = ${NOW}
 WHERE id = $1 AND state = 'running' AND lease_holder = $2 RETURNING id`;
 
-/** Records one more failure of an item's work: a failure of another version starts afresh. */
-const RECORD_FAILURE_SQL = `INSERT INTO item_failures AS f
-(item_id, work, space, version, attempts, last_error, first_failed_at, last_failed_at, next_attempt_at)
-VALUES ($1, $2, $3, $4, 1, $5, ${NOW}, ${NOW}, NULL)
-ON CONFLICT (item_id, work) DO UPDATE SET space = excluded.space, version = excluded.version,
-  attempts = CASE WHEN f.version = excluded.version THEN f.attempts + 1 ELSE 1 END,
-  first_failed_at = CASE WHEN f.version = excluded.version THEN f.first_failed_at ELSE excluded.first_failed_at END,
-  last_error = excluded.last_error, last_failed_at = excluded.last_failed_at, next_attempt_at = NULL
-RETURNING attempts, last_failed_at`;
-
 /** The numbers of a finish: state, attempts used, error, delay and progress. */
 function finishParams(outcome: JobOutcome): unknown[] {
   const failed = outcome.state === 'failed';
@@ -190,26 +126,6 @@ function finishParams(outcome: JobOutcome): unknown[] {
     keep ? null : json(outcome.progress),
   ];
 }
-
-/** The conditions of an item-failure filter; `t` prefixes the columns (a table alias). */
-function failureConditions(
-  filter: { work?: ItemWork; spaces?: readonly string[]; itemIds?: readonly string[] },
-  params: Params,
-  t = '',
-): string[] {
-  const where: string[] = [];
-  // An empty list matches nothing.
-  const list = (column: string, values: readonly string[]) =>
-    where.push(`${t}${column} = ANY(${params.add(values.filter(storable), '::text[]')})`);
-  if (filter.work) where.push(`${t}work = ${params.add(filter.work)}`);
-  if (filter.spaces) list('space', filter.spaces);
-  if (filter.itemIds) list('item_id', filter.itemIds);
-  return where;
-}
-
-/** A WHERE clause of the conditions, or nothing. */
-const whereOf = (conditions: readonly string[]) =>
-  conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 
 /** The WHERE clause of a job listing. */
 function jobWhere(filter: JobFilter, params: Params): string {
@@ -230,7 +146,11 @@ function jobWhere(filter: JobFilter, params: Params): string {
 
 /** The job store of a PostgreSQL schema. */
 export class PgJobStore implements JobStore {
-  constructor(private readonly db: PgDatabase) {}
+  private readonly failures: PgItemFailures;
+
+  constructor(private readonly db: PgDatabase) {
+    this.failures = new PgItemFailures(db);
+  }
 
   async enqueue(job: NewJob): Promise<{ job: JobRecord; created: boolean }> {
     for (let tries = 1; ; tries++) {
@@ -388,68 +308,22 @@ WHERE id = $1 AND state = 'running' AND lease_holder = $2 RETURNING cancel_reque
   }
 
   recordItemFailure(
-    failure: { space: string; item_id: string; work: ItemWork; version: number; error: string },
+    failure: Parameters<JobStore['recordItemFailure']>[0],
     retryInMs: (attempts: number) => number | null,
   ): Promise<ItemFailure> {
-    return this.db.transaction(async (tx) => {
-      const [held] = await tx.query<{ attempts: number; last_failed_at: number }>(
-        RECORD_FAILURE_SQL,
-        [failure.item_id, failure.work, failure.space, failure.version, errorText(failure.error)],
-      );
-      const delay = retryInMs(held!.attempts);
-      const [row] = await tx.query<FailureRow>(
-        'UPDATE item_failures SET next_attempt_at = $3 WHERE item_id = $1 AND work = $2 RETURNING *',
-        [failure.item_id, failure.work, delay === null ? null : held!.last_failed_at + ms(delay)],
-      );
-      return failureOf(row!);
-    });
+    return this.failures.record(failure, retryInMs);
   }
 
-  async clearItemFailures(work: ItemWork, itemIds: readonly string[]): Promise<void> {
-    const ids = itemIds.filter(storable);
-    if (ids.length === 0) return;
-    await this.db.query(
-      'DELETE FROM item_failures WHERE work = $1 AND item_id = ANY($2::text[])',
-      [work, ids],
-      'write',
-    );
+  clearItemFailures(work: ItemWork, itemIds: readonly string[]): Promise<void> {
+    return this.failures.clear(work, itemIds);
   }
 
-  async listItemFailures(filter: {
-    work?: ItemWork;
-    spaces?: readonly string[];
-    limit: number;
-  }): Promise<ItemFailure[]> {
-    const params = new Params();
-    const where = [...failureConditions(filter, params, 'f.'), "f.work = 'vector'"];
-    // Only failures that still hold: the item is at the failed version and still waits.
-    const rows = await this.db.query<FailureRow>(
-      `SELECT f.* FROM item_failures f
-JOIN items i ON i.id = f.item_id AND i.version = f.version AND i.vector_state = 'pending'
-${whereOf(where)} ORDER BY f.last_failed_at DESC, f.item_id LIMIT ${params.add(filter.limit)}`,
-      params.values,
-    );
-    return rows.map(failureOf);
+  listItemFailures(filter: Parameters<JobStore['listItemFailures']>[0]): Promise<ItemFailure[]> {
+    return this.failures.list(filter);
   }
 
-  async retryItemFailures(filter: {
-    work?: ItemWork;
-    spaces?: readonly string[];
-    itemIds?: readonly string[];
-  }): Promise<number> {
-    const params = new Params();
-    const where = whereOf(failureConditions(filter, params, 'f.'));
-    // Only failures that still hold, as listed: the item is at the failed version and waits.
-    const [row] = await this.db.query<{ n: number }>(
-      `WITH retried AS (UPDATE item_failures SET next_attempt_at = ${NOW}, attempts = 0
-WHERE (item_id, work) IN (SELECT f.item_id, f.work FROM item_failures f
-JOIN items i ON i.id = f.item_id AND i.version = f.version AND i.vector_state = 'pending' ${where})
-RETURNING 1)
-SELECT count(*) AS n FROM retried`,
-      params.values,
-      'write',
-    );
-    return row?.n ?? 0;
+  retryItemFailures(filter: Parameters<JobStore['retryItemFailures']>[0]): Promise<number> {
+    return this.failures.retry(filter);
   }
 }
 

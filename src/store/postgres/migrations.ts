@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { PgTarget } from './connection.js';
 import { missingPgvector } from './errors.js';
 import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
-import { PG_JOBS_SCHEMA_SQL } from './job-store.js';
+import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
 
 /** One schema step. */

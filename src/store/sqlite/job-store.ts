@@ -15,7 +15,7 @@ import {
   type JobState,
   type NewJob,
 } from '../../domain/jobs.js';
-import { failureRecord, type FailureRowValues, jobRecord, type JobRowValues } from '../job-rows.js';
+import { jobRecord, type JobRowValues } from '../job-rows.js';
 import type {
   ClaimOptions,
   Heartbeat,
@@ -25,48 +25,7 @@ import type {
   JobStore,
 } from '../job-store.js';
 import type { SqliteDatabase } from './database.js';
-
-/** The schema of jobs and item failures (migration 6). */
-export const JOBS_SCHEMA_SQL = `
-CREATE TABLE jobs (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL,
-  space TEXT,
-  payload TEXT NOT NULL DEFAULT '{}',
-  state TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  max_attempts INTEGER NOT NULL,
-  next_attempt_at INTEGER NOT NULL,
-  lease_holder TEXT,
-  lease_expires_at INTEGER,
-  progress TEXT,
-  last_error TEXT,
-  cancel_requested INTEGER NOT NULL DEFAULT 0,
-  dedupe_key TEXT,
-  created_at INTEGER NOT NULL,
-  started_at INTEGER,
-  run_started_at INTEGER,
-  heartbeat_at INTEGER,
-  finished_at INTEGER
-);
-CREATE INDEX jobs_due ON jobs(state, next_attempt_at);
-CREATE UNIQUE INDEX jobs_dedupe ON jobs(dedupe_key)
-  WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running');
-
-CREATE TABLE item_failures (
-  item_id TEXT NOT NULL,
-  work TEXT NOT NULL,
-  space TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  attempts INTEGER NOT NULL,
-  last_error TEXT NOT NULL,
-  first_failed_at INTEGER NOT NULL,
-  last_failed_at INTEGER NOT NULL,
-  next_attempt_at INTEGER,
-  PRIMARY KEY (item_id, work)
-) WITHOUT ROWID;
-CREATE INDEX item_failures_space ON item_failures(space, last_failed_at);
-`;
+import { SqliteItemFailures } from './item-failures.js';
 
 /** A job row as SQLite returns it: JSON as text, the cancel flag as 0 or 1. */
 interface JobRow extends Omit<JobRowValues, 'payload' | 'progress' | 'cancel_requested'> {
@@ -83,9 +42,6 @@ function jobOf(row: JobRow): JobRecord {
     cancel_requested: row.cancel_requested === 1,
   });
 }
-
-type FailureRow = FailureRowValues;
-const failureOf = failureRecord;
 
 const json = (data: JobData | null | undefined) => (data == null ? null : JSON.stringify(data));
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -120,8 +76,11 @@ export interface SqliteJobDeps {
 export class SqliteJobStore implements JobStore {
   private readonly now: () => number;
 
+  private readonly failures: SqliteItemFailures;
+
   constructor(private readonly deps: SqliteJobDeps) {
     this.now = deps.now ?? Date.now;
+    this.failures = new SqliteItemFailures(deps, this.now);
   }
 
   private row(id: string): JobRow | undefined {
@@ -383,92 +342,25 @@ WHERE id = ?`,
   }
 
   recordItemFailure(
-    failure: { space: string; item_id: string; work: ItemWork; version: number; error: string },
+    failure: Parameters<JobStore['recordItemFailure']>[0],
     retryInMs: (attempts: number) => number | null,
   ): Promise<ItemFailure> {
-    return this.deps.write(() => {
-      const db = this.deps.db;
-      const now = this.now();
-      const held = db
-        .prepare('SELECT * FROM item_failures WHERE item_id = ? AND work = ?')
-        .get(failure.item_id, failure.work) as FailureRow | undefined;
-      // A failure of another version starts afresh: the item changed since.
-      const same = held && held.version === failure.version;
-      const attempts = same ? held.attempts + 1 : 1;
-      const delay = retryInMs(attempts);
-      db.prepare(
-        `INSERT INTO item_failures (item_id, work, space, version, attempts, last_error, first_failed_at, last_failed_at, next_attempt_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (item_id, work) DO UPDATE SET space = excluded.space, version = excluded.version,
-  attempts = excluded.attempts, last_error = excluded.last_error, first_failed_at = excluded.first_failed_at,
-  last_failed_at = excluded.last_failed_at, next_attempt_at = excluded.next_attempt_at`,
-      ).run(
-        failure.item_id,
-        failure.work,
-        failure.space,
-        failure.version,
-        attempts,
-        failure.error,
-        same ? held.first_failed_at : now,
-        now,
-        delay === null ? null : now + delay,
-      );
-      return failureOf(
-        db
-          .prepare('SELECT * FROM item_failures WHERE item_id = ? AND work = ?')
-          .get(failure.item_id, failure.work) as FailureRow,
-      );
-    });
+    return this.failures.record(failure, retryInMs);
   }
 
-  async clearItemFailures(work: ItemWork, itemIds: readonly string[]): Promise<void> {
-    if (itemIds.length === 0) return;
-    await this.deps.write(() => {
-      const del = this.deps.db.prepare('DELETE FROM item_failures WHERE item_id = ? AND work = ?');
-      for (const id of itemIds) del.run(id, work);
-    });
+  clearItemFailures(work: ItemWork, itemIds: readonly string[]): Promise<void> {
+    return this.failures.clear(work, itemIds);
   }
 
-  async listItemFailures(filter: {
-    work?: ItemWork;
-    spaces?: readonly string[];
-    limit: number;
-  }): Promise<ItemFailure[]> {
-    return this.deps.read(() => {
-      const { where, args } = failureWhere(filter, 'f.');
-      // Only failures that still hold: the item is at the failed version and still waits.
-      const rows = this.deps.db
-        .prepare(
-          `SELECT f.* FROM item_failures f
-JOIN items i ON i.id = f.item_id AND i.version = f.version AND i.vector_state = 'pending'
-${where ? `${where} AND` : 'WHERE'} f.work = 'vector'
-ORDER BY f.last_failed_at DESC, f.item_id LIMIT ?`,
-        )
-        .all(...args, filter.limit) as FailureRow[];
-      return rows.map(failureOf);
-    });
+  listItemFailures(filter: Parameters<JobStore['listItemFailures']>[0]): Promise<ItemFailure[]> {
+    return this.failures.list(filter);
   }
 
-  retryItemFailures(filter: {
-    work?: ItemWork;
-    spaces?: readonly string[];
-    itemIds?: readonly string[];
-  }): Promise<number> {
-    return this.deps.write(() => {
-      const { where, args } = failureWhere(filter, 'f.');
-      // Only failures that still hold, as listed: the item is at the failed version and waits.
-      return this.deps.db
-        .prepare(
-          `UPDATE item_failures SET next_attempt_at = ?, attempts = 0 WHERE (item_id, work) IN (
-SELECT f.item_id, f.work FROM item_failures f
-JOIN items i ON i.id = f.item_id AND i.version = f.version AND i.vector_state = 'pending' ${where})`,
-        )
-        .run(this.now(), ...args).changes;
-    });
+  retryItemFailures(filter: Parameters<JobStore['retryItemFailures']>[0]): Promise<number> {
+    return this.failures.retry(filter);
   }
 }
 
-/** The WHERE clause of an item-failure filter; `t` prefixes the columns (a table alias). */
 /**
  * A job whose cancel was asked while it ran does not go back to the queue: a run that stopped
  * with work left, or failed with retries left, ends cancelled.
@@ -477,24 +369,4 @@ export function honourCancel(outcome: JobOutcome): JobOutcome {
   const again =
     outcome.state === 'queued' || (outcome.state === 'failed' && outcome.retryInMs !== null);
   return again ? { state: 'cancelled', progress: outcome.progress } : outcome;
-}
-
-function failureWhere(
-  filter: { work?: ItemWork; spaces?: readonly string[]; itemIds?: readonly string[] },
-  t = '',
-): { where: string; args: unknown[] } {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  const list = (column: string, values: readonly string[]) => {
-    // An empty list matches nothing.
-    where.push(values.length ? `${t}${column} IN (${marks(values.length)})` : '0');
-    args.push(...values);
-  };
-  if (filter.work) {
-    where.push(`${t}work = ?`);
-    args.push(filter.work);
-  }
-  if (filter.spaces) list('space', filter.spaces);
-  if (filter.itemIds) list('item_id', filter.itemIds);
-  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', args };
 }

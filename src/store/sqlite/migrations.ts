@@ -3,7 +3,7 @@
  * a newer schema only adds, so an older engram can still read what it knows.
  */
 import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
-import { JOBS_SCHEMA_SQL } from './job-store.js';
+import { JOBS_SCHEMA_SQL } from './job-schema.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
 
 /** One schema step. */
