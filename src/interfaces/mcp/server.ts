@@ -5,12 +5,12 @@
  * one error rule of every edge (../error-codes.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type Tool as ToolListing,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -21,8 +21,10 @@ import { type Logger, stderrLogger } from '../../domain/log.js';
 import { parseWith } from '../../domain/zod.js';
 import { edgeError } from '../error-codes.js';
 import { ENGRAM_VERSION } from '../version.js';
+import { RpcError } from './rpc.js';
 import type { Tool, ToolContext, ToolGroup } from './tool.js';
 import { TOOL_GROUPS } from './tools/index.js';
+import { VettedTransport } from './vet.js';
 
 const INSTRUCTIONS = [
   'engram is long-term memory that persists across sessions.',
@@ -39,11 +41,18 @@ export interface McpServerOptions {
   log?: Logger;
 }
 
+/** The SDK's Server, whose transports answer malformed `tools/call` params themselves (./vet.ts). */
+class EngramMcpServer extends Server {
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(new VettedTransport(transport));
+  }
+}
+
 /** Builds the MCP server for one engram; connect it to a transport to serve. */
 export function createMcpServer(engram: Engram, options: McpServerOptions = {}): Server {
   const log = options.log ?? stderrLogger();
   const tools = buildTools(engram, options.groups ?? TOOL_GROUPS);
-  const server = new Server(
+  const server = new EngramMcpServer(
     { name: 'engram', title: 'engram memory', version: ENGRAM_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
@@ -51,7 +60,7 @@ export function createMcpServer(engram: Engram, options: McpServerOptions = {}):
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
     return callTool(tool, request.params.arguments ?? {}, { engram, log });
   });
   return server;

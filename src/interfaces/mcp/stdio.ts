@@ -2,11 +2,10 @@
  * `engram mcp`: serves the MCP tools over stdio until the client closes stdin or a signal
  * arrives, then closes the store cleanly. stdout carries only the protocol; logs go to stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-
 import { createEngram } from '../../app.js';
 import { stderrLogger } from '../../domain/log.js';
 import { createMcpServer } from './server.js';
+import { EngramStdioTransport } from './stdio-transport.js';
 
 /** Options of runMcpStdio. */
 export interface McpStdioOptions {
@@ -39,7 +38,7 @@ export async function runMcpStdio(options: McpStdioOptions = {}): Promise<void> 
     log.warn('embedder unavailable; recall runs on keywords only', { error: String(err) });
   });
   const server = createMcpServer(engram, { log });
-  const transport = new StdioServerTransport();
+  const transport = new EngramStdioTransport({ log });
 
   let resolveDone: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -63,6 +62,7 @@ export async function runMcpStdio(options: McpStdioOptions = {}): Promise<void> 
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   server.onclose = () => void shutdown('transport closed');
+  server.onerror = (err) => log.warn('MCP protocol error', { error: err.message });
   await server.connect(transport);
   log.info('MCP server ready on stdio');
   await done;
