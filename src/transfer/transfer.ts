@@ -65,8 +65,10 @@ export interface ImportOptions {
   /**
    * Every line must belong to `space`: a line naming another space fails alone. Set by callers
    * scoped to one space (an HTTP token), so an import can never write outside that space.
+   * `'plain'` confines only plain memory lines; records of an engram export keep their space
+   * (the CLI, whose user may write every space, moving a whole store).
    */
-  confine?: boolean;
+  confine?: boolean | 'plain';
   batchSize?: number;
   /** Called after each committed batch with that batch's results (acknowledged lines). */
   onBatch?: (results: readonly LineResult[], report: ImportReport) => void;
@@ -160,6 +162,7 @@ function isLifecycle(p: ParsedLine): p is Extract<ParsedLine, { kind: LifecycleL
 function confined(p: ParsedLine, options: ImportOptions): ParsedLine {
   const space = lineSpace(p);
   if (!options.confine || options.space === undefined || space === undefined) return p;
+  if (options.confine === 'plain' && p.kind !== 'memory') return p;
   if (space === options.space) return p;
   const message = `space: this import is confined to space ${options.space}`;
   throw new EngramError('INVALID_INPUT', message, {

@@ -6,6 +6,7 @@ import type { Engram } from '../../app.js';
 import { isEngramError, toEngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../../embed/embedder.js';
 import { EXIT_CODES } from '../error-codes.js';
+import { printable } from './printable.js';
 import { type Progress, progressFactory } from './progress.js';
 
 /** Global options of every command. */
@@ -47,7 +48,7 @@ export async function prepareEmbedder(engram: Engram): Promise<void> {
 export function reportError(err: unknown, json: boolean): number {
   const e = toEngramError(err);
   if (json) process.stderr.write(`${JSON.stringify({ error: e.toJSON() })}\n`);
-  else process.stderr.write(`engram: ${e.message}\n`);
+  else process.stderr.write(`engram: ${printable(e.message)}\n`);
   if (!isEngramError(err) && process.env.ENGRAM_DEBUG)
     process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
   return EXIT_CODES[e.code];

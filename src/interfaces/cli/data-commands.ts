@@ -1,41 +1,80 @@
 /** The commands for whole-store work: init, import, export, status, models prepare|backfill. */
-import { createReadStream, createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+import type { Engram } from '../../app.js';
 import { EngramError } from '../../domain/errors.js';
-import type { LineResult } from '../../transfer/transfer.js';
+import type { ImportReport, LineResult } from '../../transfer/transfer.js';
 import { EXIT_CODES } from '../error-codes.js';
 import type { CommandSpec } from './command.js';
-import { reportError, withEngram } from './context.js';
+import { type GlobalOptions, reportError, withEngram } from './context.js';
+import { importFileLines } from './import-lines.js';
 import { printJson, println } from './output.js';
 import { int } from './parse.js';
+import { printable } from './printable.js';
 import { progress } from './progress.js';
 
 function lineError(r: LineResult): string {
-  return `line ${r.line}: ${r.error?.message ?? 'failed'}`;
+  return printable(`line ${r.line}: ${r.error?.message ?? 'failed'}`);
 }
 
-async function* linesOf(path: string, onBytes: (n: number) => void): AsyncIterable<string> {
-  const input = path === '-' ? process.stdin : createReadStream(path);
-  input.on('data', (chunk: Buffer | string) =>
-    onBytes(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length),
+/** Prints the results of one batch: every result as a JSON line, or the errors on stderr. */
+function printResults(results: readonly LineResult[], json: boolean): void {
+  if (json) for (const r of results) process.stdout.write(`${JSON.stringify(r)}\n`);
+  else
+    for (const r of results)
+      if (r.status === 'error') process.stderr.write(`engram: ${lineError(r)}\n`);
+}
+
+/** The closing summary of an import, with the lines the CLI itself refused (not UTF-8). */
+function printSummary(report: ImportReport, refused: number, json: boolean): void {
+  const { errors, ...totals } = report;
+  const summary = { ...totals, error: totals.error + refused };
+  if (json) return void process.stdout.write(`${JSON.stringify({ summary })}\n`);
+  if (errors.some((e) => e.error?.message.includes('this import is confined to space')))
+    process.stderr.write('engram: plain lines naming another space need --allow-spaces\n');
+  println(
+    `imported ${summary.lines} lines: ${summary.created} created, ${summary.duplicate} duplicates, ${summary.imported} items restored, ${summary.exists} already present, ${summary.error} errors`,
   );
-  yield* createInterface({ input, crlfDelay: Infinity });
+}
+
+/** Lines refused before the importer (not UTF-8), printed in line order with the batches. */
+function refusedLines(json: boolean) {
+  const waiting: LineResult[] = [];
+  let count = 0;
+  return {
+    add: (r: LineResult) => {
+      waiting.push(r);
+      count++;
+    },
+    count: () => count,
+    /** Prints a batch's results with the refused lines read before them, in line order. */
+    print: (results: readonly LineResult[] = []) => {
+      printResults(
+        [...waiting.splice(0), ...results].sort((a, b) => a.line - b.line),
+        json,
+      );
+    },
+  };
 }
 
 function isFile(file: string): boolean {
   return file === '-' || (existsSync(file) && statSync(file).isFile());
 }
 
-const importCommand: CommandSpec<[string], { batchSize: number }> = {
+const importCommand: CommandSpec<[string], { batchSize: number; allowSpaces?: boolean }> = {
   name: 'import <file>',
   description:
     'import memories from JSONL ("-" for stdin): plain {"body": ...} lines or an engram export; idempotent',
   options: [
     { flags: '--batch-size <n>', description: 'lines per transaction', parse: int, default: 500 },
+    {
+      flags: '--allow-spaces',
+      description:
+        'let plain lines write to the spaces they name (default: a plain line naming another space than --space fails alone, as over HTTP; records of an engram export always keep their space)',
+    },
   ],
   async run({ args: [file], options: o, globals: g }) {
     if (!isFile(file)) {
@@ -48,38 +87,42 @@ const importCommand: CommandSpec<[string], { batchSize: number }> = {
       );
       return;
     }
-    await withEngram(g, 'writes', async (engram) => {
-      const { importLines } = await import('../../transfer/transfer.js');
-      const total = file === '-' ? 0 : statSync(file).size;
-      const bar = total > 0 ? await progress('engram import') : undefined;
-      let bytes = 0;
-      const report = await importLines(
-        engram,
-        linesOf(file, (n) => (bytes += n)),
-        {
-          space: g.space,
-          batchSize: o.batchSize,
-          onBatch: (results) => {
-            if (g.json) for (const r of results) process.stdout.write(`${JSON.stringify(r)}\n`);
-            else
-              for (const r of results)
-                if (r.status === 'error') process.stderr.write(`engram: ${lineError(r)}\n`);
-            bar?.update(Math.min(bytes, total), total);
-          },
-        },
-      );
-      bar?.stop();
-      await engram.backfill();
-      const { errors: _e, ...totals } = report;
-      if (g.json) process.stdout.write(`${JSON.stringify({ summary: totals })}\n`);
-      else
-        println(
-          `imported ${report.lines} lines: ${report.created} created, ${report.duplicate} duplicates, ${report.imported} items restored, ${report.exists} already present, ${report.error} errors`,
-        );
-      return report.error > 0 ? EXIT_CODES.PARTIAL : 0;
-    });
+    await withEngram(g, 'writes', (engram) => importFile(engram, file, o, g));
   },
 };
+
+/** Runs one import into an open engram; returns the exit code. */
+async function importFile(
+  engram: Engram,
+  file: string,
+  o: { batchSize: number; allowSpaces?: boolean },
+  g: GlobalOptions,
+): Promise<number> {
+  const { importLines } = await import('../../transfer/transfer.js');
+  const total = file === '-' ? 0 : statSync(file).size;
+  const bar = total > 0 ? await progress('engram import') : undefined;
+  const refused = refusedLines(g.json ?? false);
+  let bytes = 0;
+  const report = await importLines(
+    engram,
+    importFileLines(file, (n) => (bytes += n), refused.add),
+    {
+      // Confined to one space unless allowed, as the HTTP import is to its route's space.
+      space: o.allowSpaces ? g.space : (g.space ?? engram.config.space),
+      confine: o.allowSpaces ? false : 'plain',
+      batchSize: o.batchSize,
+      onBatch: (results) => {
+        refused.print(results);
+        bar?.update(Math.min(bytes, total), total);
+      },
+    },
+  );
+  refused.print();
+  bar?.stop();
+  await engram.backfill();
+  printSummary(report, refused.count(), g.json ?? false);
+  return report.error + refused.count() > 0 ? EXIT_CODES.PARTIAL : 0;
+}
 
 const exportCommand: CommandSpec<[string | undefined], { allSpaces?: boolean }> = {
   name: 'export [file]',

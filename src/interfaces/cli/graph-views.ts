@@ -2,10 +2,12 @@
 import type { EntityInfo, GraphStats } from '../../domain/graph.js';
 import type { NeighborsResult } from '../../graph/graph-api.js';
 import type { HubReport } from '../../graph/hubs.js';
+import { printableLine } from './printable.js';
 import { table } from './table.js';
 
 function short(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const safe = printableLine(text);
+  return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
 }
 
 function counts(byKey: Record<string, number>): string {

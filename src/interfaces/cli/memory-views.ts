@@ -1,6 +1,7 @@
 /** Human renderings of memories: the `list` and `search` tables, one memory's details, history. */
 import type { History, Memory, RecallResponse } from '../../domain/types.js';
 import { shorten } from './output.js';
+import { printable, printableLine } from './printable.js';
 import { table } from './table.js';
 
 function width(): number {
@@ -88,7 +89,9 @@ export function memoryDetails(m: Memory): string {
     ['accessed', `${m.access_count}×${m.last_accessed_at ? `, last ${m.last_accessed_at}` : ''}`],
     ['source', m.source ? JSON.stringify(m.source) : '-'],
   ];
-  return [...rows.map(([k, v]) => `${k.padEnd(11)} ${v}`), '', m.body].join('\n');
+  // One line per field (a newline in a title is shown escaped); the body keeps its layout.
+  const fields = rows.map(([k, v]) => `${k.padEnd(11)} ${printableLine(v)}`);
+  return [...fields, '', printable(m.body)].join('\n');
 }
 
 /** The lines of `history`: versions, status changes, relations. */
@@ -96,14 +99,15 @@ export function historyLines(h: History): string[] {
   return [
     ...h.versions.map(
       (v) =>
-        `v${v.version}  ${v.created_at}  ${v.actor ?? '-'}  ${v.reason ?? ''}\n    ${v.body.replace(/\n/gu, '\n    ')}`,
+        `${printableLine(`v${v.version}  ${v.created_at}  ${v.actor ?? '-'}  ${v.reason ?? ''}`)}\n    ${printable(v.body).replace(/\n/gu, '\n    ')}`,
     ),
-    ...h.status_events.map(
-      (e) => `status  ${e.at}  ${e.from_status ?? '-'} -> ${e.to_status}  (${e.reason})`,
+    ...h.status_events.map((e) =>
+      printableLine(`status  ${e.at}  ${e.from_status ?? '-'} -> ${e.to_status}  (${e.reason})`),
     ),
-    ...h.relations.map(
-      (r) =>
+    ...h.relations.map((r) =>
+      printableLine(
         `relation  ${r.created_at}  ${r.from_id} -[${r.type}]-> ${r.to_id}${r.invalidated_at ? `  invalidated ${r.invalidated_at} (${r.invalidated_reason})` : ''}`,
+      ),
     ),
   ];
 }

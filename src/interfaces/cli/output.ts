@@ -1,14 +1,15 @@
 /** CLI output: exact JSON with --json, human text otherwise (its renderer is loaded only then). */
 import type { GlobalOptions } from './context.js';
+import { printable, printableLine } from './printable.js';
 
 /** Writes a value as JSON (one document) to stdout. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Writes one line to stdout. */
+/** Writes one line of human output to stdout, its control characters shown escaped. */
 export function println(line = ''): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${printable(line)}\n`);
 }
 
 /** Prints a result: its JSON with --json, else the text `human` renders from it. */
@@ -21,8 +22,8 @@ export async function show<T>(
   else println(await human(value));
 }
 
-/** Cuts a text to one line of at most `max` characters. */
+/** Cuts a text to one line of at most `max` characters (its other controls shown escaped). */
 export function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/gu, ' ').trim();
+  const flat = printableLine(text.replace(/\s+/gu, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -1,9 +1,20 @@
 /** Reading a body from standard input. */
+import { EngramError } from '../../domain/errors.js';
+import { decodeUtf8 } from './utf8.js';
 
-/** Reads all of stdin as UTF-8 (empty when stdin is a terminal). */
+/**
+ * Reads all of stdin as UTF-8 (empty when stdin is a terminal). Invalid UTF-8 is INVALID_INPUT
+ * naming the offset of its first bad byte, never replaced by U+FFFD.
+ */
 export async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  const decoded = decodeUtf8(Buffer.concat(chunks));
+  if (decoded.ok) return decoded.text;
+  throw new EngramError(
+    'INVALID_INPUT',
+    `stdin is not valid UTF-8: invalid byte at offset ${decoded.offset}`,
+    { field: '(stdin)', rule: 'UTF-8', offset: decoded.offset },
+  );
 }

@@ -7,6 +7,7 @@
 import type { Engram } from '../../app.js';
 import type { JobWorker, WorkerState } from '../../jobs/worker.js';
 import type { GlobalOptions } from './context.js';
+import { printable } from './printable.js';
 
 /** How long the running job may take to reach its next checkpoint after the signal. */
 const STOP_GRACE_MS = 5_000;
@@ -14,7 +15,7 @@ const STOP_GRACE_MS = 5_000;
 const WATCH_MS = 200;
 
 function log(line: string): void {
-  process.stderr.write(`engram worker: ${line}\n`);
+  process.stderr.write(`engram worker: ${printable(line)}\n`);
 }
 
 function stateLine(s: WorkerState, json: boolean): string {

@@ -74,15 +74,36 @@ export function storeError(err: unknown, path: string): EngramError {
   return new EngramError('INTERNAL', `store ${path}: ${message}`, {}, { cause: err });
 }
 
+/**
+ * Creates `dir` and its missing parents one level at a time, from the first existing ancestor
+ * down, failing on the first level that cannot be made. Node's `mkdirSync(dir, {recursive: true})`
+ * is not used: on some paths (e.g. under `/proc`) it loops forever instead of failing.
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    missing.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      // Another process may create the same level at the same time; its kind is checked after.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 function prepareDirectory(path: string): void {
   if (path === ':memory:') return;
   const dir = dirname(path);
   try {
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   } catch (err) {
     throw new EngramError(
       'STORE_UNAVAILABLE',
-      `cannot create the store directory ${dir}: ${(err as Error).message}`,
+      `cannot create the directory ${dir} of store ${path}: ${(err as Error).message}`,
       { field: 'store.path', rule: 'directory must be creatable' },
     );
   }
