@@ -20,6 +20,7 @@ import { graphLimits } from './retrieval/channels/graph.js';
 import { configuredChannels } from './retrieval/channels/registry.js';
 import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
+import { objectArg, optionsArg } from './service/args.js';
 import { type AutoRecallFacade, autoRecallFacade, writeRelated } from './service/autorecall.js';
 import { type ServiceContext, serviceContext } from './service/context.js';
 import { type DormantFacade, dormantFacade } from './service/dormant.js';
@@ -208,8 +209,9 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...graphFacade(graph.api),
     ...dormantFacade(dormant),
     ...jobsFacade(ctx, jobs),
-    addWriteObserver: (observer) => ctx.bus.add(observer),
-    async close(options = {}) {
+    addWriteObserver: (observer) => ctx.bus.add(objectArg(observer, 'observer')),
+    async close(given) {
+      const options = optionsArg(given);
       // A worker's running job stops at its next checkpoint and is queued again for later.
       await jobs?.stopWorker(Math.min(options.drainMs ?? 0, 5_000));
       await dormant.close();

@@ -308,6 +308,14 @@ const serverSchema = z
     max_import_line_bytes: z.number().int().min(1_024).max(1_073_741_824).default(8_388_608),
     shutdown_grace_ms: ms(10_000),
     backfill_interval_ms: ms(30_000, 86_400_000),
+    /** A client must send a request's headers within this time (slow-header clients are cut off). */
+    headers_timeout_ms: z.number().int().min(1_000).max(600_000).default(10_000),
+    /** A whole request (a streamed import's body included) must arrive within this time; 0: no limit. */
+    request_timeout_ms: ms(1_800_000, 86_400_000),
+  })
+  .refine((s) => s.request_timeout_ms === 0 || s.request_timeout_ms > s.headers_timeout_ms, {
+    message: 'request_timeout_ms must be 0 or more than headers_timeout_ms',
+    path: ['request_timeout_ms'],
   })
   .prefault({});
 

@@ -5,8 +5,14 @@
  * clock as the run (tests can simulate days). The copy is the backend's database file where it
  * has one, else a JSONL export of a store snapshot, written by a function the wiring passes in
  * (the export format is src/transfer's, a module of the same floor as this one).
+ *
+ * A backup is written under a temporary name (`<final name>.partial`) in the backup folder, made
+ * durable and renamed when complete, so a killed run never leaves a partial file under a backup's
+ * name; the temporary files a killed run left are removed by the next run (which holds the
+ * maintenance lease, so no other run is writing one).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 import { EngramError } from '../domain/errors.js';
@@ -45,6 +51,9 @@ export interface BackupOptions {
 /** Backup names: a database copy (`.db`) or a JSONL snapshot (`.jsonl`), by backend. */
 const NAME = /^engram-(\d{8}T\d{9}Z)(?:-\d+)?\.(?:db|jsonl)$/u;
 
+/** What a killed run leaves behind: a backup's temporary name and the files beside it. */
+const ORPHAN = /^engram-\d{8}T\d{9}Z(?:-\d+)?\.(?:db|jsonl)\.partial/u;
+
 /** The backup folder: the configured one (relative to the store's folder), else `backups/`. */
 export function backupDir(storePath: string, dir?: string): string {
   const base = dirname(resolve(storePath));
@@ -79,12 +88,17 @@ export function listBackups(dir: string): { path: string; at: number }[] {
     .sort((a, b) => a.at - b.at);
 }
 
-/** Takes a consistent online backup, then removes backups older than `keepDays`. */
-export async function takeBackup(
-  writer: BackupWriter,
-  options: BackupOptions,
-): Promise<BackupResult> {
-  const dir = backupDir(options.storePath, options.dir);
+/** Removes the temporary files of killed runs from the backup folder; returns their paths. */
+export function removeOrphans(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const orphans = readdirSync(dir)
+    .filter((name) => ORPHAN.test(name))
+    .map((name) => join(dir, name));
+  for (const orphan of orphans) rmSync(orphan, { force: true, recursive: true });
+  return orphans;
+}
+
+function makeDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
@@ -94,8 +108,42 @@ export async function takeBackup(
       { field: 'lifecycle.backup.dir', rule: 'must be a writable folder' },
     );
   }
+}
+
+/** Flushes a written file to disk, so the rename never names a file the disk does not hold. */
+async function syncFile(path: string): Promise<void> {
+  const file = await open(path, 'r+');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Writes a backup under a temporary name and renames it to `path` once complete and durable. */
+async function writeWhole(writer: BackupWriter, path: string): Promise<void> {
+  const partial = `${path}.partial`;
+  try {
+    await writer.write(partial);
+    await syncFile(partial);
+    await rename(partial, path);
+  } catch (err) {
+    await rm(partial, { force: true }).catch(() => undefined);
+    await rm(`${partial}-journal`, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Takes a consistent online backup, then removes backups older than `keepDays`. */
+export async function takeBackup(
+  writer: BackupWriter,
+  options: BackupOptions,
+): Promise<BackupResult> {
+  const dir = backupDir(options.storePath, options.dir);
+  makeDir(dir);
+  removeOrphans(dir);
   const path = freshName(dir, options.now, writer.extension);
-  await writer.write(path);
+  await writeWhole(writer, path);
   const cutoff = options.now - options.keepDays * DAY_MS;
   const pruned: string[] = [];
   for (const old of listBackups(dir)) {

@@ -15,6 +15,13 @@ import {
 } from '../config/autorecall-settings.js';
 import { embeddingText } from '../domain/text.js';
 import type { Memory, RelatedFields } from '../domain/types.js';
+import {
+  objectArg,
+  optionalArrayArg,
+  optionalStringArg,
+  optionsArg,
+  stringOrObjectArg,
+} from './args.js';
 import type { ServiceContext } from './context.js';
 
 /** The auto-recall facade. */
@@ -50,24 +57,38 @@ export function autoRecallFacade(
   engine: () => Promise<AutoRecall>,
 ): AutoRecallFacade {
   return {
-    analyzeForRecall: async (input, history) =>
-      (await engine()).analyze(typeof input === 'string' ? { message: input, history } : input),
-    processMessage: async (input, history, conversationId) =>
-      (await engine()).process(
+    async analyzeForRecall(input, history) {
+      checkMessage(input, history);
+      return (await engine()).analyze(
+        typeof input === 'string' ? { message: input, history } : input,
+      );
+    },
+    async processMessage(input, history, conversationId) {
+      checkMessage(input, history);
+      optionalStringArg(conversationId, 'conversation_id');
+      return (await engine()).process(
         typeof input === 'string'
           ? { message: input, history, conversation_id: conversationId }
           : input,
-      ),
-    configureAutoRecall: async (input) => (await engine()).configure(input),
-    autoRecallSettings: async (options = {}) => (await engine()).settings(options.space),
-    autoRecallStats: async (options = {}) => (await engine()).stats(options.space),
-    async prepareAutoRecall(options = {}) {
+      );
+    },
+    configureAutoRecall: async (input) => (await engine()).configure(objectArg(input, 'input')),
+    autoRecallSettings: async (options) => (await engine()).settings(optionsArg(options).space),
+    autoRecallStats: async (options) => (await engine()).stats(optionsArg(options).space),
+    async prepareAutoRecall(given) {
+      const options = optionsArg(given);
       const space = ctx.space(options.space);
       if (!relatedApplies(await readSettings(ctx, space), options.related ?? false)) return false;
       await (await engine()).prepare(space);
       return true;
     },
   };
+}
+
+/** The shapes of a message argument (a string or the full input) and its history. */
+function checkMessage(input: unknown, history: readonly HistoryMessage[] | undefined): void {
+  stringOrObjectArg(input, 'input');
+  optionalArrayArg(history, 'history');
 }
 
 /**

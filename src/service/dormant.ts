@@ -8,6 +8,7 @@ import type {
   DormantReviewInput,
 } from '../dormant/input.js';
 import type { DormantFeedbackResult, DormantInspection, DormantReview } from '../dormant/views.js';
+import { objectArg, optionsArg, stringOrObjectArg } from './args.js';
 
 /** The dormant-recall facade. */
 export interface DormantFacade {
@@ -26,11 +27,13 @@ export interface DormantFacade {
 /** The dormant-recall facade over the dormant-recall module. */
 export function dormantFacade(dormant: DormantRecall): DormantFacade {
   return {
-    dormantReview: (input = {}) => dormant.review(input),
-    dormantInspect: (input) =>
-      dormant.inspect(typeof input === 'string' ? { event_id: input } : input),
-    dormantFeedback: (input) => dormant.feedback(input),
-    dormantCalibrate: (input = {}) => dormant.calibrate(input),
+    dormantReview: async (input) => dormant.review(optionsArg(input, 'input')),
+    dormantInspect: async (input) => {
+      const given = stringOrObjectArg(input, 'input');
+      return dormant.inspect(typeof given === 'string' ? { event_id: given } : given);
+    },
+    dormantFeedback: async (input) => dormant.feedback(objectArg(input, 'input')),
+    dormantCalibrate: async (input) => dormant.calibrate(optionsArg(input, 'input')),
     dormantIdle: () => dormant.idle(),
   };
 }

@@ -10,6 +10,7 @@ import type {
 } from '../graph/graph-api.js';
 import type { HubReport } from '../graph/hubs.js';
 import type { RebuildProgress, RebuildReport } from '../graph/maintainer.js';
+import { callbackArg, objectArg, optionsArg } from './args.js';
 
 /** The graph facade. */
 export interface GraphFacade {
@@ -31,10 +32,13 @@ export interface GraphFacade {
 /** The graph facade over the graph API, which it gets on first use. */
 export function graphFacade(graph: () => Promise<GraphApi>): GraphFacade {
   return {
-    graphStats: async (options = {}) => (await graph()).stats(options),
-    graphNeighbors: async (request) => (await graph()).neighbors(request),
-    graphEntities: async (request = {}) => (await graph()).entities(request),
-    graphHubs: async (request = {}) => (await graph()).hubs(request),
-    graphRebuild: async (request = {}, onProgress) => (await graph()).rebuild(request, onProgress),
+    graphStats: async (options) => (await graph()).stats(optionsArg(options)),
+    graphNeighbors: async (request) => (await graph()).neighbors(objectArg(request, 'request')),
+    graphEntities: async (request) => (await graph()).entities(optionsArg(request, 'request')),
+    graphHubs: async (request) => (await graph()).hubs(optionsArg(request, 'request')),
+    graphRebuild: async (request, onProgress) => {
+      const req = optionsArg(request, 'request');
+      return (await graph()).rebuild(req, callbackArg(onProgress));
+    },
   };
 }

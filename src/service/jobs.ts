@@ -16,6 +16,7 @@ import {
 import type { JobRunner } from '../jobs/runner.js';
 import type { JobWorker, WorkerState } from '../jobs/worker.js';
 import type { JobStore } from '../store/job-store.js';
+import { callbackArg, objectArg, optionsArg, stringArg } from './args.js';
 import type { ServiceContext } from './context.js';
 import { queueJob } from './job-parts.js';
 
@@ -111,10 +112,11 @@ export function jobsFacade(ctx: ServiceContext, parts: JobsParts | undefined): J
     space === undefined ? undefined : [ctx.space(space)];
   const facade: JobsFacade = {
     async enqueueJob(job) {
-      const { job: record, created } = await queueJob(ctx, job);
+      const { job: record, created } = await queueJob(ctx, objectArg(job, 'job'));
       return { job: view(record), created };
     },
-    async jobs(options = {}) {
+    async jobs(given) {
+      const options = optionsArg(given);
       const page = await jobStore(ctx).listJobs({
         states: options.states,
         kinds: options.kinds,
@@ -125,17 +127,18 @@ export function jobsFacade(ctx: ServiceContext, parts: JobsParts | undefined): J
       return { jobs: page.jobs.map(view), next_cursor: page.next_cursor };
     },
     async job(id) {
-      const job = await jobStore(ctx).getJob(id);
+      const job = await jobStore(ctx).getJob(stringArg(id, 'id'));
       if (!job) throw notFound('job', id);
       return view(job);
     },
-    retryJob: async (id) => view(await jobStore(ctx).retryJob(id)),
-    cancelJob: async (id) => view(await jobStore(ctx).cancelJob(id)),
+    retryJob: async (id) => view(await jobStore(ctx).retryJob(stringArg(id, 'id'))),
+    cancelJob: async (id) => view(await jobStore(ctx).cancelJob(stringArg(id, 'id'))),
     jobSummary: async () => ({
       counts: await jobStore(ctx).jobCounts(),
       worker: parts?.workerState() ?? null,
     }),
-    async jobActivity(options = {}) {
+    async jobActivity(given) {
+      const options = optionsArg(given);
       const store = jobStore(ctx);
       const only = spaces(options.space);
       const list = async (states: JobState[], limit: number) =>
@@ -158,16 +161,24 @@ export function jobsFacade(ctx: ServiceContext, parts: JobsParts | undefined): J
         worker: parts?.workerState() ?? null,
       };
     },
-    itemFailures: async (options = {}) =>
-      jobStore(ctx).listItemFailures({
+    async itemFailures(given) {
+      const options = optionsArg(given);
+      return jobStore(ctx).listItemFailures({
         spaces: spaces(options.space),
         limit: checkLimit(options.limit),
-      }),
-    retryItemFailures: async (options = {}) =>
-      jobStore(ctx).retryItemFailures({ spaces: spaces(options.space), itemIds: options.ids }),
+      });
+    },
+    async retryItemFailures(given) {
+      const options = optionsArg(given);
+      return jobStore(ctx).retryItemFailures({
+        spaces: spaces(options.space),
+        itemIds: options.ids,
+      });
+    },
     async runJobHere(job, onProgress) {
-      const { job: queued } = await queueJob(ctx, job);
-      return runUntilEnded(ctx, parts!.runner, queued, onProgress);
+      const report = callbackArg(onProgress);
+      const { job: queued } = await queueJob(ctx, objectArg(job, 'job'));
+      return runUntilEnded(ctx, parts!.runner, queued, report);
     },
     jobWorker: () => (jobStore(ctx), parts!.worker()),
   };

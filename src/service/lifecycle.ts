@@ -8,8 +8,16 @@ import type { Memory } from '../domain/types.js';
 import type { MaintainInput, ObserveInput, ReviewInput } from '../lifecycle/input.js';
 import type { Lifecycle, ObserveResult, ReviewList } from '../lifecycle/lifecycle.js';
 import type { MaintenanceReport } from '../lifecycle/maintain.js';
-import type { ReviewAction } from '../lifecycle/review.js';
+import { REVIEW_ACTIONS, type ReviewAction } from '../lifecycle/review.js';
 import type { MaintenanceSchedule } from '../lifecycle/scheduler.js';
+import {
+  callbackArg,
+  choiceArg,
+  objectArg,
+  optionalArrayArg,
+  optionsArg,
+  stringArg,
+} from './args.js';
 import type { ChangeOptions } from './context.js';
 import type { MemoryChanges } from './memory-changes.js';
 import type { MemoryReads } from './memory-reads.js';
@@ -47,9 +55,13 @@ export function lifecycleFacade(
   memories: Pick<MemoryChanges, 'revise'> & Pick<MemoryReads, 'get'>,
 ): LifecycleFacade {
   return {
-    maintain: (options = {}, onProgress) => lifecycle.maintain(options, onProgress),
-    review: (options = {}) => lifecycle.review(options),
-    async reviewAction(id, action, options = {}) {
+    maintain: async (options, onProgress) =>
+      lifecycle.maintain(optionsArg(options), callbackArg(onProgress)),
+    review: async (options) => lifecycle.review(optionsArg(options)),
+    async reviewAction(id, action, given) {
+      stringArg(id, 'id');
+      choiceArg(action, REVIEW_ACTIONS, 'action');
+      const options = optionsArg(given);
       if (action === 'revise')
         return memories.revise(id, {
           space: options.space,
@@ -72,12 +84,18 @@ export function lifecycleFacade(
         );
       return memories.get(id, { space: options.space });
     },
-    observeMemoryUsage(input, contextTags = []) {
-      const req = Array.isArray(input)
-        ? { memory_ids: [...input], context_tags: [...contextTags] }
-        : (input as ObserveInput);
-      return lifecycle.observe(req);
-    },
+    observeMemoryUsage: async (input, contextTags) =>
+      lifecycle.observe(observeRequest(input, contextTags)),
     startMaintenanceSchedule: () => lifecycle.startSchedule(),
   };
+}
+
+/** observe_memory_usage's input: its full form, or a list of ids and context tags. */
+function observeRequest(
+  input: ObserveInput | readonly string[],
+  contextTags: readonly string[] | undefined,
+): ObserveInput {
+  const tags = optionalArrayArg(contextTags, 'context_tags');
+  if (!Array.isArray(input)) return objectArg(input as ObserveInput, 'input');
+  return { memory_ids: [...(input as readonly string[])], context_tags: [...tags] };
 }

@@ -11,6 +11,7 @@ import type { Memory, Relation, RelationType } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
 import * as plans from '../memories/plans.js';
 import type { MutationPlan } from '../store/store.js';
+import { integerArg, optionsArg, stringArg } from './args.js';
 import type { ChangeOptions, ServiceContext } from './context.js';
 
 /** The change facade. */
@@ -66,10 +67,13 @@ export function memoryChanges(ctx: ServiceContext): MemoryChanges {
     if (!item) throw notFound('memory', id);
     return toMemory(item);
   };
-  const revise = (id: string, input: ReviseInput) => reviseOne(ctx, one, id, input);
+  const revise = async (id: string, input: ReviseInput) =>
+    reviseOne(ctx, one, stringArg(id, 'id'), input);
   return {
     revise,
-    restoreVersion: async (id, version, options = {}) => {
+    restoreVersion: async (id, version, given) => {
+      const options = checked(id, given);
+      integerArg(version, 'version');
       const versions = await ctx.store.versions(ctx.space(options.space), id);
       const old = versions.find((v) => v.version === version);
       if (!old)
@@ -87,43 +91,57 @@ export function memoryChanges(ctx: ServiceContext): MemoryChanges {
         tags: old.tags,
       });
     },
-    forget: async (id, options = {}) =>
-      one(id, options, plans.forgetPlan(id, ctx.meta(options)), 'forget'),
-    restore: async (id, options = {}) =>
-      one(id, options, plans.restorePlan(id, ctx.meta(options)), 'restore'),
-    purge: async (id, options = {}) => {
+    forget: async (id, given) => {
+      const options = checked(id, given);
+      return one(id, options, plans.forgetPlan(id, ctx.meta(options)), 'forget');
+    },
+    restore: async (id, given) => {
+      const options = checked(id, given);
+      return one(id, options, plans.restorePlan(id, ctx.meta(options)), 'restore');
+    },
+    purge: async (id, given) => {
+      const options = checked(id, given);
       const meta = ctx.meta(options);
       const space = ctx.space(options.space);
       await ctx.store.purge(space, id, { actor: meta.actor, reason: meta.reason, at: meta.now });
       await ctx.bus.notify({ type: 'purged', space, id });
       return { id, purged: true };
     },
-    pin: async (id, options = {}) =>
-      one(id, options, plans.pinPlan(id, true, ctx.meta(options)), 'pin'),
-    unpin: async (id, options = {}) =>
-      one(id, options, plans.pinPlan(id, false, ctx.meta(options)), 'unpin'),
-    move: async (id, area, options = {}) => {
+    pin: async (id, given) => {
+      const options = checked(id, given);
+      return one(id, options, plans.pinPlan(id, true, ctx.meta(options)), 'pin');
+    },
+    unpin: async (id, given) => {
+      const options = checked(id, given);
+      return one(id, options, plans.pinPlan(id, false, ctx.meta(options)), 'unpin');
+    },
+    move: async (id, area, given) => {
+      const options = checked(id, given);
       const parsed = parseWith(ctx.schemas.move, area, 'area');
       return one(id, options, plans.movePlan(id, parsed, ctx.meta(options)), 'move');
     },
-    tag: async (id, change, options = {}) => {
+    tag: async (id, change, given) => {
+      const options = checked(id, given);
       const parsed = parseWith(ctx.schemas.tagChange, change);
       const max = ctx.config.limits.max_tags;
       const plan = plans.tagPlan(id, parsed.add, parsed.remove, max, ctx.meta(options));
       return one(id, options, plan, 'tag');
     },
-    setImportance: async (id, importance, options = {}) => {
+    setImportance: async (id, importance, given) => {
+      const options = checked(id, given);
       const parsed = parseWith(ctx.schemas.importance, importance, 'importance');
       return one(id, options, plans.importancePlan(id, parsed, ctx.meta(options)), 'importance');
     },
-    supersede: async (oldId, newId, options = {}) => {
+    supersede: async (oldId, newId, given) => {
+      const options = checkedPair(oldId, newId, given, ['old_id', 'new_id']);
       const space = ctx.space(options.space);
       const plan = plans.supersedePlan(oldId, newId, ctx.meta(options), space);
       const items = await ctx.mutate(space, [oldId, newId], plan, 'supersede');
       const byId = new Map(items.map((i) => [i.id, toMemory(i)]));
       return { old: byId.get(oldId)!, new: byId.get(newId)! };
     },
-    relate: async (from, to, options = {}) => {
+    relate: async (from, to, given) => {
+      const options = checkedPair(from, to, given, ['from', 'to']);
       const parsed = parseWith(ctx.schemas.relate, options);
       const space = ctx.space(parsed.space);
       const plan = plans.relatePlan(from, to, parsed.type, ctx.meta(parsed), space);
@@ -132,11 +150,30 @@ export function memoryChanges(ctx: ServiceContext): MemoryChanges {
         .filter((r) => r.to_id === to && r.invalidated_at === null)
         .map(toRelation);
     },
-    unrelate: async (from, to, options = {}) => {
+    unrelate: async (from, to, given) => {
+      const options = checkedPair(from, to, given, ['from', 'to']);
       const plan = plans.unrelatePlan(from, to, options.type, ctx.meta(options));
       await ctx.mutate(ctx.space(options.space), [from, to], plan, 'unrelate');
     },
   };
+}
+
+/** A change's id and options, their shapes checked; absent options are `{}`. */
+function checked<T extends object>(id: string, options: T | undefined): T {
+  stringArg(id, 'id');
+  return optionsArg(options);
+}
+
+/** Two ids (named as given) and options, their shapes checked. */
+function checkedPair<T extends object>(
+  a: string,
+  b: string,
+  options: T | undefined,
+  [fieldA, fieldB]: [string, string],
+): T {
+  stringArg(a, fieldA);
+  stringArg(b, fieldB);
+  return optionsArg(options);
 }
 
 type MutateOne = (

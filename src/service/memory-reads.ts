@@ -5,6 +5,7 @@ import type { InputSchemas, ListRequest } from '../domain/input.js';
 import { toMemory, toRelation, toStatusEvent, toVersion } from '../domain/memory.js';
 import type { History, Memory, Relation } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
+import { optionsArg, stringArg } from './args.js';
 import type { ServiceContext } from './context.js';
 
 /** The read facade. */
@@ -43,7 +44,9 @@ export function itemFilter(ctx: ServiceContext, req: FilterFields, listing: bool
 
 /** The read facade over a context. */
 export function memoryReads(ctx: ServiceContext): MemoryReads {
-  const get = async (id: string, options: { space?: string } = {}) => {
+  const get = async (raw: string, given?: { space?: string }) => {
+    const id = stringArg(raw, 'id');
+    const options = optionsArg(given);
     const [item] = await ctx.store.getItems(ctx.space(options.space), [id]);
     if (!item) throw notFound('memory', id);
     return toMemory(item);
@@ -60,7 +63,8 @@ export function memoryReads(ctx: ServiceContext): MemoryReads {
       });
       return { items: page.items.map(toMemory), next_cursor: page.next_cursor };
     },
-    async history(id, options = {}) {
+    async history(id, given) {
+      const options = optionsArg(given);
       const space = ctx.space(options.space);
       const item = await get(id, { space });
       const [versions, events, relations] = await Promise.all([
@@ -75,7 +79,8 @@ export function memoryReads(ctx: ServiceContext): MemoryReads {
         relations: relations.map(toRelation),
       };
     },
-    async relations(id, options = {}) {
+    async relations(id, given) {
+      const options = optionsArg(given);
       const space = ctx.space(options.space);
       await get(id, { space });
       return (await ctx.store.relations(space, id)).map(toRelation);

@@ -12,6 +12,7 @@ import { parseWith } from '../domain/zod.js';
 import { draftItem } from '../memories/draft.js';
 import { groupBySpace } from '../memories/write-bus.js';
 import type { ImportOutcome, ItemDraft } from '../store/store.js';
+import { arrayArg, optionalArrayArg, optionsArg } from './args.js';
 import type { WriteRelated } from './autorecall.js';
 import type { ServiceContext } from './context.js';
 
@@ -40,7 +41,7 @@ export interface MemoryWrites {
   /** Imports full exported records (ids kept); ids that exist already are left alone. */
   importRecords(
     items: readonly ItemExport[],
-    relations: readonly RelationRecord[],
+    relations?: readonly RelationRecord[],
   ): Promise<{ items: ImportOutcome[]; relations: ImportOutcome[] }>;
 }
 
@@ -59,7 +60,9 @@ export function memoryWrites(
   prefetch?: WritePrefetch,
   related?: WriteRelated,
 ): MemoryWrites {
-  const rememberMany = async (inputs: readonly unknown[], options: BatchOptions = {}) => {
+  const rememberMany = async (raw: readonly unknown[], given?: BatchOptions) => {
+    const inputs = arrayArg(raw, 'items');
+    const options = optionsArg(given);
     checkBatchSize(ctx, inputs.length);
     const now = ctx.now();
     const results: BatchResult[] = [];
@@ -90,7 +93,8 @@ export function memoryWrites(
       return addRelated ? { ...written, ...(await addRelated(result.memory)) } : written;
     },
     rememberMany,
-    importRecords: (items, relations) => importRecords(ctx, items, relations),
+    importRecords: async (items, relations) =>
+      importRecords(ctx, arrayArg(items, 'items'), optionalArrayArg(relations, 'relations')),
   };
 }
 

@@ -3,6 +3,7 @@ import { toEngramError } from '../domain/errors.js';
 import type { ModelRecord } from '../domain/records.js';
 import type { EmbedderState, PrepareOptions } from '../embed/embedder.js';
 import type { StoreStats } from '../store/store.js';
+import { optionsArg } from './args.js';
 import type { ServiceContext } from './context.js';
 
 /** What `status` reports. */
@@ -13,10 +14,18 @@ export interface ServiceStatus {
   published_model: ModelRecord | null;
 }
 
-/** What `health` reports: whether the store answers, and the embedder's state. */
+/** Whether the knowledge graph is configured on, and whether the store keeps one. */
+export interface GraphHealth {
+  enabled: boolean;
+  supported: boolean;
+}
+
+/** What `health` reports: whether the store answers, the embedder's and the graph's state. */
 export interface ServiceHealth {
   store: { ok: boolean; backend: string; latency_ms?: number; reason?: string };
   embedder: ServiceStatus['embedder'];
+  /** The graph's configuration and support (no graph query: constant time). */
+  graph?: GraphHealth;
 }
 
 /** The models facade. */
@@ -35,8 +44,8 @@ export interface ModelsFacade {
 export function modelsFacade(ctx: ServiceContext): ModelsFacade {
   const { store, vectors } = ctx;
   return {
-    async status(options = {}) {
-      const space = ctx.space(options.space);
+    async status(options) {
+      const space = ctx.space(optionsArg(options).space);
       const stats = await store.stats(space);
       return {
         space,
@@ -56,9 +65,10 @@ export function modelsFacade(ctx: ServiceContext): ModelsFacade {
       } catch (err) {
         state = { ok: false, backend, reason: toEngramError(err).code };
       }
-      return { store: state, embedder: vectors.state() };
+      const graph = { enabled: ctx.config.graph.enabled, supported: store.graph !== undefined };
+      return { store: state, embedder: vectors.state(), graph };
     },
-    prepareModels: async (options = {}) => vectors.prepare(options),
-    backfill: async (options = {}) => vectors.backfill(options),
+    prepareModels: async (options) => vectors.prepare(optionsArg(options)),
+    backfill: async (options) => vectors.backfill(optionsArg(options)),
   };
 }

@@ -19,6 +19,7 @@ import type { JobWorker } from '../../jobs/worker.js';
 import { createHttpApp, InFlight } from './app.js';
 import { isLoopback } from './auth.js';
 import { type ServiceBackground, serviceBackground } from './background.js';
+import { clientErrorHandler, serverTimeouts } from './client-errors.js';
 
 type NodeServer = ReturnType<typeof serve> & Server;
 
@@ -128,7 +129,10 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
     fetch: app.fetch,
     hostname: settings.host,
     port: settings.port,
+    serverOptions: serverTimeouts(settings),
   }) as NodeServer;
+  // Requests the HTTP parser rejects (oversized headers, timeouts) get the JSON error envelope.
+  server.on('clientError', clientErrorHandler(settings, log));
   let address: AddressInfo;
   try {
     address = await listen(server, settings.host, settings.port);

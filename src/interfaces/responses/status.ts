@@ -84,6 +84,16 @@ export const HealthSchema = z
     components: z.object({
       store: z.object({ status: componentStatus }).catchall(z.unknown()),
       embedder: z.object({ status: componentStatus }).catchall(z.unknown()),
+      graph: z
+        .object({
+          status: componentStatus,
+          enabled: z.boolean().meta({ description: 'graph.enabled in the configuration' }),
+          supported: z.boolean().meta({ description: 'whether the store keeps a graph' }),
+        })
+        .meta({
+          description:
+            '`ok` when on and supported, `off` when configured off, `unavailable` when on but the store keeps none.',
+        }),
       worker: z.object({ status: componentStatus }).catchall(z.unknown()),
     }),
   })

@@ -35,6 +35,20 @@ function embedderHealth(e: ServiceHealth['embedder']): Component {
 }
 
 /**
+ * The graph component, from configuration and store support only (no graph query): `ok` when on
+ * and supported, `off` when configured off, `unavailable` when on but the store keeps no graph.
+ */
+function graphHealth(graph: ServiceHealth['graph']): {
+  status: ComponentStatus;
+  enabled: boolean;
+  supported: boolean;
+} {
+  const { enabled, supported } = graph ?? { enabled: false, supported: false };
+  const status: ComponentStatus = !enabled ? 'off' : supported ? 'ok' : 'unavailable';
+  return { status, enabled, supported };
+}
+
+/**
  * The worker component: its state (not its holder, which names the host) and the job counts by
  * state of the whole store, when the store answers and keeps jobs.
  */
@@ -64,7 +78,7 @@ function registerHealth(app: HttpApp, deps: RouteDeps, sources: HealthSources): 
     method: 'get',
     path: '/v1/health',
     tags: ['system'],
-    summary: 'Health of the service: store, embedder and background worker',
+    summary: 'Health of the service: store, embedder, knowledge graph and background worker',
     description:
       'No token needed. 200 when the store answers (status `ok` or `degraded`), 503 when it does not (`down`).',
     security: [],
@@ -80,12 +94,14 @@ function registerHealth(app: HttpApp, deps: RouteDeps, sources: HealthSources): 
     const components = {
       store: { ...store, status: (ok ? 'ok' : 'down') as ComponentStatus },
       embedder: embedderHealth(health.embedder),
+      graph: graphHealth(health.graph),
       worker: workerHealth(sources.worker?.(), ok ? await jobCounts(deps) : undefined),
     };
     const degraded = ['unavailable', 'degraded'];
+    const { embedder, graph, worker } = components;
     const status = !ok
       ? 'down'
-      : degraded.includes(components.embedder.status) || degraded.includes(components.worker.status)
+      : [embedder, graph, worker].some((part) => degraded.includes(part.status))
         ? 'degraded'
         : 'ok';
     const body = {
