@@ -15,6 +15,17 @@ const AT = Date.parse('2026-02-10T00:00:00Z');
 const FINAL = 'engram-20260210T000000000Z.db';
 
 describe('takeBackup', () => {
+  it('fails at once on a backup folder that cannot be created (a recursive mkdir would hang)', async () => {
+    const writer: BackupWriter = { extension: '.db', write: async () => {} };
+    const dir = '/proc/engram-no-such/backups';
+    await expect(
+      takeBackup(writer, { storePath: join(tempDir(), 'x.db'), dir, keepDays: 7, now: AT }),
+    ).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      details: { field: 'lifecycle.backup.dir' },
+    });
+  });
+
   it('writes under a temporary name and renames only a complete backup', async () => {
     const dir = tempDir();
     const seen: { destination: string; finalExisted: boolean }[] = [];

@@ -11,10 +11,11 @@
  * name; the temporary files a killed run left are removed by the next run (which holds the
  * maintenance lease, so no other run is writing one).
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
+import { makeDirectory } from '../domain/dirs.js';
 import { EngramError } from '../domain/errors.js';
 import type { LifecycleStore } from '../store/lifecycle-store.js';
 import { DAY_MS } from './decay.js';
@@ -100,7 +101,7 @@ export function removeOrphans(dir: string): string[] {
 
 function makeDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   } catch (err) {
     throw new EngramError(
       'STORE_UNAVAILABLE',

@@ -5,9 +5,10 @@
  * a temp file and renamed, so readers only ever see a complete cache.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
+import { makeDirectory } from '../../domain/dirs.js';
 import { EngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../embedder.js';
 import { encodeCache, quantizeRow } from './cache-format.js';
@@ -110,7 +111,7 @@ function malformed(path: string, error: unknown): EngramError {
 /** Writes to a unique temp file beside the target, syncs it, then renames it into place. */
 async function writeAtomically(target: string, bytes: Uint8Array): Promise<void> {
   const dir = dirname(target);
-  await mkdir(dir, { recursive: true });
+  makeDirectory(dir);
   const temp = join(
     dir,
     `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,

@@ -200,6 +200,13 @@ describe('verified caches read on demand', () => {
 });
 
 describe('atomic writes', () => {
+  it('fails at once on a cache folder that cannot be created (a recursive mkdir would hang)', async () => {
+    const cachePath = '/proc/engram-no-such/cache/wv.bin';
+    await expect(buildStaticCache({ sourcePath: fixture.path, cachePath })).rejects.toThrow(
+      /engram-no-such/,
+    );
+  });
+
   it('leaves no file under the final name when the source is malformed', async () => {
     const broken = join(dir, 'broken.json');
     await writeFile(broken, fixture.json.slice(0, Math.floor(fixture.json.length * 0.8)));

@@ -2,12 +2,13 @@
  * Opening a SQLite store file: pragmas for several processes (WAL, busy timeout), migrations
  * under an immediate transaction, and the mapping of driver failures to EngramErrors.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import Database from 'better-sqlite3';
 
+import { makeDirectory } from '../../domain/dirs.js';
 import { EngramError } from '../../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -72,27 +73,6 @@ export function storeError(err: unknown, path: string): EngramError {
       rule: 'disk space',
     });
   return new EngramError('INTERNAL', `store ${path}: ${message}`, {}, { cause: err });
-}
-
-/**
- * Creates `dir` and its missing parents one level at a time, from the first existing ancestor
- * down, failing on the first level that cannot be made. Node's `mkdirSync(dir, {recursive: true})`
- * is not used: on some paths (e.g. under `/proc`) it loops forever instead of failing.
- */
-function makeDirectory(dir: string): void {
-  const missing: string[] = [];
-  for (let d = dir; !existsSync(d); d = dirname(d)) {
-    missing.unshift(d);
-    if (dirname(d) === d) break;
-  }
-  for (const d of missing) {
-    try {
-      mkdirSync(d);
-    } catch (err) {
-      // Another process may create the same level at the same time; its kind is checked after.
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
 }
 
 function prepareDirectory(path: string): void {
