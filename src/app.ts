@@ -204,7 +204,11 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...changes,
     ...recallFacade(ctx, { channels, relevance, observers: [dormant] }),
     ...modelsFacade(ctx),
-    ...lifecycleFacade(lifecycle, { revise: changes.revise, get: reads.get }),
+    ...lifecycleFacade(
+      lifecycle,
+      { revise: changes.revise, get: reads.get },
+      jobs && (() => queueMaintenance(ctx, jobs.worker())),
+    ),
     ...autoRecallFacade(ctx, autoRecall),
     ...graphFacade(graph.api),
     ...dormantFacade(dormant),
@@ -228,4 +232,14 @@ function queueBackfill(ctx: ServiceContext, worker: JobWorker): void {
     () => worker.nudge(),
     (err: unknown) => ctx.log.warn('could not queue the vector backfill', { error: String(err) }),
   );
+}
+
+/** Queues whole-store maintenance as a job (joining a waiting one) and wakes the worker for it. */
+async function queueMaintenance(ctx: ServiceContext, worker: JobWorker): Promise<void> {
+  await queueJob(ctx, {
+    kind: 'lifecycle.maintain',
+    payload: { space: null },
+    dedupe_key: 'lifecycle.maintain',
+  });
+  worker.nudge();
 }

@@ -354,11 +354,16 @@ export class Lifecycle {
     };
   }
 
-  /** Starts the nightly maintenance schedule of a long-running process. */
-  startSchedule(): MaintenanceSchedule {
+  /**
+   * Starts the nightly maintenance schedule of a long-running process; `run` replaces running
+   * maintenance here (the service queues it as a job).
+   */
+  startSchedule(
+    run: () => Promise<unknown> = () => this.maintain({ space: null }),
+  ): MaintenanceSchedule {
     return startSchedule({
       schedule: this.config.schedule,
-      run: () => this.maintain({ space: null }),
+      run,
       lastRunAt: async () => (await this.store.lastMaintenance(null))?.started_at,
       log: this.deps.log,
     });

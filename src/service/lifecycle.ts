@@ -45,7 +45,10 @@ export interface LifecycleFacade {
     input: ObserveInput | readonly string[],
     contextTags?: readonly string[],
   ): Promise<ObserveResult>;
-  /** Starts the nightly maintenance schedule (for long-running service processes). */
+  /**
+   * Starts the nightly maintenance schedule (for long-running service processes); where the store
+   * keeps jobs, each night queues maintenance as a job for a worker instead of running it here.
+   */
   startMaintenanceSchedule(): MaintenanceSchedule;
 }
 
@@ -53,6 +56,7 @@ export interface LifecycleFacade {
 export function lifecycleFacade(
   lifecycle: Lifecycle,
   memories: Pick<MemoryChanges, 'revise'> & Pick<MemoryReads, 'get'>,
+  queueMaintenance?: () => Promise<unknown>,
 ): LifecycleFacade {
   return {
     maintain: async (options, onProgress) =>
@@ -86,7 +90,7 @@ export function lifecycleFacade(
     },
     observeMemoryUsage: async (input, contextTags) =>
       lifecycle.observe(observeRequest(input, contextTags)),
-    startMaintenanceSchedule: () => lifecycle.startSchedule(),
+    startMaintenanceSchedule: () => lifecycle.startSchedule(queueMaintenance),
   };
 }
 

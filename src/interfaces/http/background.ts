@@ -7,7 +7,7 @@
 import type { Engram } from '../../app.js';
 import type { Logger } from '../../domain/log.js';
 import type { JobWorker } from '../../jobs/worker.js';
-import { type MaintenanceSchedule, startSchedule } from '../../lifecycle/scheduler.js';
+import type { MaintenanceSchedule } from '../../lifecycle/scheduler.js';
 
 /** The service's background work. */
 export interface ServiceBackground {
@@ -29,34 +29,14 @@ function queueBackfill(engram: Engram, worker: JobWorker, log: Logger): void {
   );
 }
 
-/** Queues whole-store maintenance as a job and wakes the worker for it. */
-async function queueMaintenance(engram: Engram, worker: JobWorker): Promise<void> {
-  await engram.enqueueJob({
-    kind: 'lifecycle.maintain',
-    payload: { space: null },
-    dedupe_key: 'lifecycle.maintain',
-  });
-  worker.nudge();
-}
-
 /** Starts the nightly schedule when the store keeps maintenance runs; logs why not otherwise. */
-function startMaintenanceJobs(
-  engram: Engram,
-  worker: JobWorker,
-  log: Logger,
-): MaintenanceSchedule | undefined {
-  const lifecycle = engram.storeForTransfer.lifecycle;
-  if (!lifecycle) {
+function startMaintenanceJobs(engram: Engram, log: Logger): MaintenanceSchedule | undefined {
+  if (!engram.storeForTransfer.lifecycle) {
     log.warn('maintenance schedule not started', { error: 'the store keeps no lifecycle state' });
     return undefined;
   }
-  return startSchedule({
-    schedule: engram.config.lifecycle.schedule,
-    run: () => queueMaintenance(engram, worker),
-    // Another process may have run maintenance lately: the schedule then skips this run.
-    lastRunAt: async () => (await lifecycle.lastMaintenance(null))?.started_at,
-    log,
-  });
+  // Each night queues maintenance as a job for whichever worker takes it.
+  return engram.startMaintenanceSchedule();
 }
 
 /**
@@ -80,7 +60,7 @@ export function serviceBackground(engram: Engram, log: Logger): ServiceBackgroun
     enabled,
     start() {
       if (enabled) worker.start();
-      schedule = startMaintenanceJobs(engram, worker, log);
+      schedule = startMaintenanceJobs(engram, log);
     },
     async stop(graceMs) {
       schedule?.stop();
