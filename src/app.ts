@@ -6,15 +6,17 @@
 import { loadConfig } from './config/load.js';
 import type { Config, ConfigInput } from './config/schema.js';
 import { type Logger, stderrLogger } from './domain/log.js';
+import type { ModelSpec } from './domain/models.js';
 import type { WriteObserver } from './domain/observers.js';
 import { DormantRecall } from './dormant/dormant-recall.js';
 import type { Embedder } from './embed/embedder.js';
+import { buildEmbedder, configuredSpec } from './embed/providers.js';
 import { EmbeddingQueue } from './embed/queue.js';
-import { StaticEmbedder } from './embed/static/static-embedder.js';
 import { InlineExtractor, WorkerExtractor } from './graph/extractor.js';
 import { GraphMaintainer } from './graph/maintainer.js';
 import type { JobWorker } from './jobs/worker.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
+import { ModelEmbedders } from './models/embedders.js';
 import { VectorSupply } from './models/supply.js';
 import { graphLimits } from './retrieval/channels/graph.js';
 import { configuredChannels } from './retrieval/channels/registry.js';
@@ -34,6 +36,7 @@ import { type MemoryWrites, memoryWrites } from './service/memory-writes.js';
 import { type ModelsFacade, modelsFacade } from './service/models.js';
 import { once } from './service/once.js';
 import { type RecallFacade, recallFacade } from './service/recall.js';
+import { type TransitionsFacade, transitionsFacade } from './service/transitions.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -65,7 +68,8 @@ export type Engram = MemoryWrites &
   AutoRecallFacade &
   GraphFacade &
   DormantFacade &
-  JobsFacade & {
+  JobsFacade &
+  TransitionsFacade & {
     /** The validated configuration the service runs with. */
     readonly config: Config;
     /** The store, for import/export and maintenance modules. */
@@ -89,11 +93,6 @@ export interface EngramParts {
   dormantRelevance?: RelevanceScorer | null;
 }
 
-function defaultEmbedder(config: Config): Embedder | null {
-  if (config.embedder.provider === 'none') return null;
-  return new StaticEmbedder({ cacheDir: config.embedder.cache_dir!, sifA: config.embedder.sif_a });
-}
-
 /** Loads configuration, opens the store and returns the engram service. */
 export function createEngram(options: CreateEngramOptions = {}): Engram {
   const config = loadConfig({
@@ -103,19 +102,31 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
   });
   const log = options.logger ?? stderrLogger();
   const store = openStore(config, log);
-  const embedder = options.embedder === undefined ? defaultEmbedder(config) : options.embedder;
+  const env = options.env ?? process.env;
+  const factory = (spec: ModelSpec) => buildEmbedder(spec, config, env);
+  // An embedder given by the caller is used as is; its spec is not known, so none is recorded.
+  const spec = options.embedder === undefined ? configuredSpec(config) : null;
+  const embedder = options.embedder === undefined ? spec && factory(spec) : options.embedder;
+  const embedders = new ModelEmbedders(embedder, factory, log);
   const queue = embedder ? new EmbeddingQueue(embedder) : null;
   const background = options.background ?? true;
   const vectors = new VectorSupply(
     store,
-    embedder,
+    embedders,
     queue,
     config,
     log,
     background,
     itemRetry(config),
+    spec,
   );
-  const relevance = configuredScorer(config.recall.rerank, wordVectorSource(embedder));
+  // Alignment reads word vectors: an embedder without them (onnx, openai) lends the built-in ones.
+  const words =
+    wordVectorSource(embedder) ??
+    (config.embedder.provider === 'none'
+      ? null
+      : wordVectorSource(factory({ provider: 'static', sif_a: config.embedder.sif_a })));
+  const relevance = configuredScorer(config.recall.rerank, words);
   return assembleEngram({ config, store, vectors, log, now: options.now, relevance });
 }
 
@@ -204,6 +215,7 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...changes,
     ...recallFacade(ctx, { channels, relevance, observers: [dormant] }),
     ...modelsFacade(ctx),
+    ...transitionsFacade(ctx),
     ...lifecycleFacade(
       lifecycle,
       { revise: changes.revise, get: reads.get },

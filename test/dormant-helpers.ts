@@ -11,6 +11,7 @@ import type { RememberInput } from '../src/domain/input.js';
 import { type Logger, silentLogger } from '../src/domain/log.js';
 import { EmbeddingQueue } from '../src/embed/queue.js';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
+import { ModelEmbedders } from '../src/models/embedders.js';
 import { VectorSupply } from '../src/models/supply.js';
 import type { RelevanceDocument, RelevanceScorer } from '../src/retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from '../src/retrieval/rerank/scorers.js';
@@ -195,7 +196,7 @@ export function engramWithScorer(
   const embedder = new StaticEmbedder({ cacheDir: config.embedder.cache_dir! });
   const vectors = new VectorSupply(
     store,
-    embedder,
+    new ModelEmbedders(embedder, undefined, log),
     new EmbeddingQueue(embedder),
     config,
     log,

@@ -6,6 +6,7 @@ import { assembleEngram } from '../src/app.js';
 import { loadConfig } from '../src/config/load.js';
 import { EngramError } from '../src/domain/errors.js';
 import { silentLogger } from '../src/domain/log.js';
+import { ModelEmbedders } from '../src/models/embedders.js';
 import { VectorSupply } from '../src/models/supply.js';
 import type { GraphDump } from '../src/store/graph-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
@@ -325,7 +326,14 @@ describe('graph configuration and unsupported stores', () => {
     const store = new Proxy(real, {
       get: (target, prop) => (prop === 'graph' ? undefined : Reflect.get(target, prop, target)),
     }) as Store;
-    const vectors = new VectorSupply(store, null, null, config, silentLogger, false);
+    const vectors = new VectorSupply(
+      store,
+      new ModelEmbedders(null, undefined, silentLogger),
+      null,
+      config,
+      silentLogger,
+      false,
+    );
     const engram = assembleEngram({ config, store, vectors, log: silentLogger });
     try {
       await engram.remember({ body: 'Alice Johnson leads Project Phoenix.' });

@@ -91,6 +91,8 @@ const METHODS: Record<string, Param[]> = {
   status: [optObj()],
   prepareModels: [optObj()],
   backfill: [optObj()],
+  useModel: [obj(() => ({ model: 'static' }))],
+  embedderStatus: [optObj()],
   maintain: [optObj(() => ({ dry_run: true })), fn()],
   review: [optObj()],
   reviewAction: [id(), str(() => 'reinforce'), optObj()],
@@ -133,6 +135,9 @@ const NO_ARGUMENTS = [
   'dormantIdle',
   'jobSummary',
   'jobWorker',
+  'modelsStatus',
+  'rollbackModel',
+  'pruneModels',
 ];
 
 /** Every call of the table: one wrong shape in one place, the other arguments valid. */

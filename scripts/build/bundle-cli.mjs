@@ -44,7 +44,17 @@ export async function bundleCli(dist) {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunk-[hash]',
-    external: ['better-sqlite3', 'hnswlib-node', 'pg-native'],
+    // The ONNX runtime and transformers.js (with its image library) load native binaries and
+    // model-time code from their own package folders.
+    external: [
+      'better-sqlite3',
+      'hnswlib-node',
+      'pg-native',
+      '@huggingface/transformers',
+      'onnxruntime-node',
+      'onnxruntime-web',
+      'sharp',
+    ],
     banner: { js: BANNER },
     metafile: true,
     // Shorter files parse faster; names are kept, so stack traces stay readable.

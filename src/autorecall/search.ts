@@ -12,6 +12,7 @@ import type { Degradation } from '../domain/types.js';
 import type { QueryEmbedding } from '../embed/embedder.js';
 import { dot } from '../embed/embedder.js';
 import { labelTerms } from '../lifecycle/terms.js';
+import { queryFailure } from '../retrieval/channels/vector.js';
 import { requireLifecycle } from '../store/lifecycle-store.js';
 import type { Store } from '../store/store.js';
 import type { RecallAnalysis } from './analyze.js';
@@ -135,12 +136,16 @@ export class RelatedSearch {
     if (vectors.modelId === null) return none('embedder_unavailable');
     const published = await vectors.publishedModel();
     if (!published) return none('no_published_model');
-    if (published.id !== vectors.modelId) return none('published_model_not_loaded');
+    if (!vectors.embeds(published.id)) return none('published_model_not_loaded');
     let query: Float32Array | null;
     try {
-      query = await vectors.embedQuery(message, this.deps.config.recall.semantic_budget_ms);
-    } catch {
-      return none('semantic_budget_exceeded');
+      query = await vectors.embedQuery(
+        message,
+        this.deps.config.recall.semantic_budget_ms,
+        published.id,
+      );
+    } catch (err) {
+      return none(queryFailure(err));
     }
     if (!query) return none('query_not_embeddable');
     const hits = await this.deps.store.vectorSearch(filter, published.id, query, POOL);
@@ -175,7 +180,9 @@ export class RelatedSearch {
     const budget = this.deps.config.recall.semantic_budget_ms;
     await Promise.all(
       missing.map(async (item) => {
-        const v = await this.deps.vectors.embedQuery(embeddingText(item), budget).catch(() => null);
+        const v = await this.deps.vectors
+          .embedQuery(embeddingText(item), budget, semantic.model ?? undefined)
+          .catch(() => null);
         if (v) semantic.cosines.set(item.id, dot(query, v));
       }),
     );

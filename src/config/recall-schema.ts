@@ -66,11 +66,20 @@ const alignmentSchema = z
   })
   .prefault({});
 
+/** A local ONNX cross-encoder (e.g. an ms-marco-MiniLM or bge-reranker export). */
+const crossEncoderSchema = z
+  .strictObject({
+    path: z.string().min(1).optional(),
+    max_length: z.number().int().min(8).max(8_192).default(512),
+    batch_size: z.number().int().min(1).max(1_024).default(16),
+  })
+  .prefault({});
+
 /** Legacy reranking (§5.2, src/retrieval/rerank/rerank.ts); the request's `rerank` overrides `enabled`. */
 const rerankSchema = z
   .strictObject({
     enabled: z.boolean().default(true),
-    scorer: z.enum(['alignment']).default('alignment'),
+    scorer: z.enum(['alignment', 'cross-encoder']).default('alignment'),
     /** How many of the best first-stage candidates are judged. */
     top_n: z.number().int().min(1).max(10_000).default(100),
     /** Weight of the normalised first-stage score in the reranked order. */
@@ -78,6 +87,12 @@ const rerankSchema = z
     /** Turns on each side of a conversation turn the scorer reads as its context. */
     context_window: z.number().int().min(0).max(50).default(2),
     alignment: alignmentSchema,
+    /** A cross-encoder exported to ONNX in a local folder (`scorer: cross-encoder`). */
+    cross_encoder: crossEncoderSchema,
+  })
+  .refine((r) => r.scorer !== 'cross-encoder' || r.cross_encoder.path !== undefined, {
+    message: 'is required when recall.rerank.scorer is cross-encoder',
+    path: ['cross_encoder', 'path'],
   })
   .prefault({});
 

@@ -20,6 +20,7 @@ export const JOB_KINDS = [
   'graph.catch_up',
   'graph.rebuild',
   'lifecycle.maintain',
+  'models.rebuild',
 ] as const;
 /** Kind of a job. */
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -73,8 +74,8 @@ export interface NewJob {
   delay_ms?: number;
 }
 
-/** Work done on single items that can fail item by item. */
-export const ITEM_WORK = ['vector'] as const;
+/** Work done on single items that can fail item by item: the vector backfill, a model rebuild. */
+export const ITEM_WORK = ['vector', 'rebuild'] as const;
 /** A kind of per-item work. */
 export type ItemWork = (typeof ITEM_WORK)[number];
 

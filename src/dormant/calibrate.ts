@@ -103,12 +103,12 @@ export async function calibrate(
   let scanned = 0;
   let survivors = 0;
   const published = await deps.embedding.publishedModel();
-  const model = published?.id === deps.embedding.modelId ? published.id : null;
+  const model = published && deps.embedding.embeds(published.id) ? published.id : null;
   if (model === null) notes.push('no usable embedding model: raw cosine cannot be measured');
   if (!deps.scorer) notes.push('no relevance scorer can run here: relevance scores are empty');
   for (const c of model === null ? [] : cases) {
     const vector = await deps.embedding
-      .embedQuery(c.text, deps.config.recall.semantic_budget_ms)
+      .embedQuery(c.text, deps.config.recall.semantic_budget_ms, model ?? undefined)
       .catch(() => null);
     if (!vector) continue;
     const { hits, scanned: n } = await deps.dormant.scan({

@@ -138,10 +138,14 @@ async function queryVector(
   if (deps.embedding.modelId === null) throw new FailOpen('embedder_unavailable');
   const published = await deps.embedding.publishedModel();
   if (!published) throw new FailOpen('no_published_model');
-  if (published.id !== deps.embedding.modelId) throw new FailOpen('published_model_not_loaded');
+  if (!deps.embedding.embeds(published.id)) throw new FailOpen('published_model_not_loaded');
   let vector: Float32Array | null;
   try {
-    vector = await deps.embedding.embedQuery(query, deps.config.recall.semantic_budget_ms);
+    vector = await deps.embedding.embedQuery(
+      query,
+      deps.config.recall.semantic_budget_ms,
+      published.id,
+    );
   } catch {
     throw new FailOpen('query_embedding_failed', { model: published.id });
   }

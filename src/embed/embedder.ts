@@ -87,6 +87,11 @@ export interface QueryEmbedding {
   publishedModel(): Promise<ModelRecord | undefined>;
   /** The configured embedder's model id, or null when no embedder is configured. */
   readonly modelId: string | null;
-  /** Embeds a query ahead of background work; rejects when the budget runs out. */
-  embedQuery(text: string, timeoutMs: number): Promise<Float32Array | null>;
+  /** Whether this process can embed with `model` (its configured embedder, or one built from the model's spec). */
+  embeds(model: string): boolean;
+  /**
+   * Embeds a query ahead of background work with `model` (default: the published one); rejects
+   * when the budget runs out.
+   */
+  embedQuery(text: string, timeoutMs: number, model?: string): Promise<Float32Array | null>;
 }

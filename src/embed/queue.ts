@@ -18,6 +18,8 @@ export interface EmbedRequestOptions {
   /** Deadline for the whole call, including waiting in line and a first-use model load. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The embedder to run the texts through (default: the queue's own); one line serves every model. */
+  embedder?: Embedder;
 }
 
 /** Counters reported by `EmbeddingQueue.stats`. */
@@ -44,6 +46,7 @@ type Result = (Float32Array | null)[];
 
 interface Call {
   readonly priority: EmbedPriority;
+  readonly embedder: Embedder;
   readonly results: Result;
   pendingChunks: number;
   started: boolean;
@@ -59,7 +62,7 @@ interface Chunk {
   readonly texts: readonly string[];
 }
 
-/** Serialises embedding work on one embedder, by priority, with deadlines. */
+/** Serialises embedding work, by priority, with deadlines; calls may name their own embedder. */
 export class EmbeddingQueue {
   private readonly embedder: Embedder;
   private readonly chunkSize: number;
@@ -67,7 +70,7 @@ export class EmbeddingQueue {
   private running: Promise<void> | undefined;
   private runningCall: Call | undefined;
   private pumpScheduled = false;
-  private prepared = false;
+  private readonly prepared = new WeakSet<Embedder>();
   private closed = false;
   private completed = 0;
   private failed = 0;
@@ -96,7 +99,7 @@ export class EmbeddingQueue {
       return Promise.resolve([]);
     }
     return new Promise<Result>((resolve, reject) => {
-      const call = this.enqueue(texts, options.priority, resolve, reject);
+      const call = this.enqueue(texts, options, resolve, reject);
       this.arm(call, options);
       this.schedulePump();
     });
@@ -143,12 +146,14 @@ export class EmbeddingQueue {
 
   private enqueue(
     texts: readonly string[],
-    priority: EmbedPriority,
+    options: EmbedRequestOptions,
     resolve: (results: Result) => void,
     reject: (error: EngramError) => void,
   ): Call {
+    const priority = options.priority;
     const call: Call = {
       priority,
+      embedder: options.embedder ?? this.embedder,
       results: new Array<Float32Array | null>(texts.length).fill(null),
       pendingChunks: Math.ceil(texts.length / this.chunkSize),
       started: false,
@@ -213,12 +218,12 @@ export class EmbeddingQueue {
     const { call } = chunk;
     call.started = true;
     try {
-      if (!this.prepared) {
-        await this.embedder.prepare();
-        this.prepared = true;
+      if (!this.prepared.has(call.embedder)) {
+        await call.embedder.prepare();
+        this.prepared.add(call.embedder);
       }
       if (call.settled) return; // Timed out or aborted while the model loaded.
-      const vectors = await this.embedder.embed(chunk.texts);
+      const vectors = await call.embedder.embed(chunk.texts);
       if (vectors.length !== chunk.texts.length) {
         throw new Error(
           `embedder returned ${vectors.length} vectors for ${chunk.texts.length} texts`,

@@ -5,18 +5,25 @@
  * and fills pending items in a background pass.
  */
 import type { Config } from '../config/schema.js';
+import { EngramError } from '../domain/errors.js';
 import type { Logger } from '../domain/log.js';
+import type { ModelSpec } from '../domain/models.js';
 import type { ModelRecord } from '../domain/records.js';
-import { embeddingText } from '../domain/text.js';
 import type { Embedder, EmbedderState, PrepareOptions } from '../embed/embedder.js';
 import type { QueryEmbedding } from '../embed/embedder.js';
 import type { PendingVector, Store } from '../store/store.js';
+import type { ModelEmbedders } from './embedders.js';
+import { embedIsolating } from './isolate.js';
 
 /** The slice of the embedding queue the service uses. */
 export interface EmbedQueue {
   embed(
     texts: readonly string[],
-    options: { priority: 'query' | 'write' | 'background'; timeoutMs?: number },
+    options: {
+      priority: 'query' | 'write' | 'background';
+      timeoutMs?: number;
+      embedder?: Embedder;
+    },
   ): Promise<(Float32Array | null)[]>;
   stats(): unknown;
   close(): Promise<void>;
@@ -37,49 +44,128 @@ export interface WriteVectors {
   vectors: (Float32Array | null)[];
 }
 
+/** How long a process trusts the published model it read (another process may swap it). */
+const PUBLISHED_TTL_MS = 1_000;
+
+/** The published model with what builds its embedder. */
+export interface PublishedModel extends ModelRecord {
+  spec: ModelSpec | null;
+}
+
 /** Embedding, model publication and the vector-pending backfill. */
 export class VectorSupply implements QueryEmbedding {
+  /** The configured embedder's model id, or null when none is configured. */
   readonly modelId: string | null;
-  private published: ModelRecord | undefined;
-  private publishing: Promise<ModelRecord | undefined> | undefined;
+  private published: { model: PublishedModel | undefined; at: number } | undefined;
+  private publishing: Promise<PublishedModel | undefined> | undefined;
   private backfillRun: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
     private readonly store: Store,
-    private readonly embedder: Embedder | null,
-    private readonly queue: EmbedQueue | null,
+    readonly embedders: ModelEmbedders,
+    readonly queue: EmbedQueue | null,
     private readonly config: Config,
     private readonly log: Logger,
     private readonly background: boolean,
     /** Delay before an item's failed embedding is retried (by its attempts), or null: no more. */
     private readonly itemRetry: (attempts: number) => number | null = () => null,
+    /** The spec of the configured embedder, recorded with the model it publishes. */
+    private readonly configuredSpec: ModelSpec | null = null,
   ) {
-    this.modelId = embedder?.modelId ?? null;
+    this.modelId = embedders.configured?.modelId ?? null;
   }
 
-  /** The published model; publishes the configured one when the store has none yet. */
-  async publishedModel(): Promise<ModelRecord | undefined> {
-    if (this.published) return this.published;
+  /**
+   * The published model; publishes the configured one when the store has none yet. Read again
+   * after a second, so a swap made by another process reaches this one.
+   */
+  async publishedModel(): Promise<PublishedModel | undefined> {
+    const cached = this.published;
+    if (cached && (cached.model === undefined ? false : Date.now() - cached.at < PUBLISHED_TTL_MS))
+      return cached.model;
     this.publishing ??= this.resolvePublished().finally(() => (this.publishing = undefined));
     return this.publishing;
   }
 
-  private async resolvePublished(): Promise<ModelRecord | undefined> {
-    const current = await this.store.publishedModel();
-    if (current || !this.embedder) return (this.published = current);
-    return (this.published = await this.store.publishModel(
-      this.embedder.modelId,
-      this.embedder.dimension,
-      Date.now(),
-    ));
+  /** Forgets the published model read, so the next use reads it again (after a swap). */
+  forgetPublished(): void {
+    this.published = undefined;
   }
 
-  /** Embeds a recall query at the highest priority within `timeoutMs`. */
-  async embedQuery(text: string, timeoutMs: number): Promise<Float32Array | null> {
+  private async resolvePublished(): Promise<PublishedModel | undefined> {
+    const current = await this.store.publishedModel();
+    const configured = this.embedders.configured;
+    let model: PublishedModel | undefined;
+    if (current) model = { ...current, spec: await this.specOf(current.id) };
+    else if (configured) {
+      await configured.prepare();
+      const record = await this.store.publishModel(
+        configured.modelId,
+        configured.dimension,
+        Date.now(),
+      );
+      if (this.configuredSpec && record.id === configured.modelId)
+        await this.store.models?.setSpec(record.id, this.configuredSpec);
+      model = { ...record, spec: this.configuredSpec };
+    }
+    this.published = { model, at: Date.now() };
+    return model;
+  }
+
+  /** The stored spec of a model; the configured one's is recorded when the store lacks it. */
+  private async specOf(id: string): Promise<ModelSpec | null> {
+    if (this.embedders.configured?.modelId === id) {
+      if (this.configuredSpec && !this.specRecorded) {
+        this.specRecorded = true;
+        const stored = (await this.store.models?.list())?.find((m) => m.id === id);
+        if (stored && !stored.spec) await this.store.models?.setSpec(id, this.configuredSpec);
+      }
+      return this.configuredSpec;
+    }
+    return (await this.store.models?.list())?.find((m) => m.id === id)?.spec ?? null;
+  }
+
+  private specRecorded = false;
+
+  /** Whether this process can embed with `model` (configured, or built from its stored spec). */
+  embeds(model: string): boolean {
+    const published = this.published?.model;
+    const spec = published?.id === model ? published.spec : undefined;
+    return this.embedders.get(model, spec) !== null;
+  }
+
+  /** The embedder of a model, or null when this process cannot build it. */
+  embedderFor(model: string, spec?: ModelSpec | null): Embedder | null {
+    return this.embedders.get(
+      model,
+      spec ?? (this.published?.model?.id === model ? this.published.model.spec : null),
+    );
+  }
+
+  /**
+   * Embeds a recall query at the highest priority within `timeoutMs`, with `model` (default: the
+   * published model): a caller that read the published model passes it, so one answer never mixes
+   * a query vector of one model with stored vectors of another.
+   */
+  async embedQuery(text: string, timeoutMs: number, model?: string): Promise<Float32Array | null> {
     if (!this.queue) return null;
-    const [vector] = await this.queue.embed([text], { priority: 'query', timeoutMs });
+    if (!(timeoutMs > 0))
+      throw new EngramError('EMBEDDER_UNAVAILABLE', 'no time was left for embedding the query', {
+        reason: 'semantic_budget_exceeded',
+      });
+    const id = model ?? (await this.publishedModel())?.id;
+    const embedder = id === undefined ? null : this.embedderFor(id);
+    if (!embedder)
+      throw new EngramError(
+        'EMBEDDER_UNAVAILABLE',
+        `the embedder of model ${id} is not available`,
+        {
+          reason: 'published_model_not_loaded',
+        },
+      );
+    const [vector] = await this.queue.embed([text], { priority: 'query', timeoutMs, embedder });
     return vector ?? null;
   }
 
@@ -88,14 +174,15 @@ export class VectorSupply implements QueryEmbedding {
     texts: readonly string[],
     priority: 'write' | 'background',
   ): Promise<WriteVectors | null> {
-    if (!this.queue || !this.modelId) return null;
+    if (!this.queue) return null;
     const published = await this.publishedModel();
-    if (published?.id !== this.modelId) return null;
+    const embedder = published ? this.embedderFor(published.id) : null;
+    if (!published || !embedder) return null;
     try {
       const budget = this.config.embedder.write_budget_ms + texts.length * 2;
       return {
-        model: this.modelId,
-        vectors: await this.queue.embed(texts, { priority, timeoutMs: budget }),
+        model: published.id,
+        vectors: await this.queue.embed(texts, { priority, timeoutMs: budget, embedder }),
       };
     } catch (err) {
       this.log.info('vectors deferred: items stored vector-pending', { error: String(err) });
@@ -140,19 +227,23 @@ export class VectorSupply implements QueryEmbedding {
 
   private async runBackfill(options: BackfillOptions): Promise<number> {
     const limit = options.limit ?? Infinity;
-    if (!this.queue || !this.modelId) return 0;
+    if (!this.queue) return 0;
     const published = await this.publishedModel();
-    if (published?.id !== this.modelId) return 0;
+    const embedder = published ? this.embedderFor(published.id) : null;
+    if (!published || !embedder) return 0;
+    const queue = this.queue;
     let done = 0;
     while (!this.closed && done < limit && !options.shouldStop?.()) {
       const batch = await this.store.pendingVectors(
         Math.min(this.config.embedder.backfill_batch, limit - done),
       );
       if (batch.length === 0) break;
-      const { vectors, failures } = await this.embedIsolating(batch);
+      const { vectors, failures } = await embedIsolating(batch, (texts) =>
+        queue.embed(texts, { priority: 'background', embedder }),
+      );
       const ok = batch.filter((_, i) => !failures.has(i));
       const stored = await this.store.putVectors(
-        this.modelId,
+        published.id,
         ok.map((p) => ({ id: p.id, version: p.version, vector: vectors.get(p.id) ?? null })),
       );
       await this.recordFailures(batch, failures);
@@ -167,39 +258,6 @@ export class VectorSupply implements QueryEmbedding {
       if (stored === 0 && (failures.size === 0 || !this.store.jobs)) break;
     }
     return done;
-  }
-
-  /**
-   * Embeds a batch; when the embedder throws, embeds halves of it to find the items it fails on.
-   * Throws when no item of the batch could be embedded (the embedder, not an item, is failing).
-   */
-  private async embedIsolating(
-    batch: readonly PendingVector[],
-  ): Promise<{ vectors: Map<string, Float32Array | null>; failures: Map<number, string> }> {
-    const vectors = new Map<string, Float32Array | null>();
-    const failures = new Map<number, string>();
-    let firstError: unknown;
-    const run = async (from: number, to: number): Promise<void> => {
-      const part = batch.slice(from, to);
-      try {
-        const made = await this.queue!.embed(
-          part.map((p) => embeddingText(p)),
-          { priority: 'background' },
-        );
-        part.forEach((p, i) => vectors.set(p.id, made[i] ?? null));
-      } catch (err) {
-        firstError ??= err;
-        if (part.length === 1) failures.set(from, err instanceof Error ? err.message : String(err));
-        else {
-          const mid = from + Math.ceil(part.length / 2);
-          await run(from, mid);
-          await run(mid, to);
-        }
-      }
-    };
-    await run(0, batch.length);
-    if (batch.length > 1 && failures.size === batch.length) throw firstError;
-    return { vectors, failures };
   }
 
   private async recordFailures(
@@ -219,14 +277,15 @@ export class VectorSupply implements QueryEmbedding {
 
   /** Embedder availability and live queue work, without loading anything. */
   state(): (EmbedderState & { queue: unknown }) | { available: false; reason: string } {
-    if (!this.embedder)
+    const configured = this.embedders.configured;
+    if (!configured)
       return { available: false, reason: 'no embedder configured (embedder.provider: none)' };
-    return { ...this.embedder.state(), queue: this.queue?.stats() ?? null };
+    return { ...configured.state(), queue: this.queue?.stats() ?? null };
   }
 
-  /** Builds or loads the embedder's model. */
+  /** Builds or loads the configured embedder's model. */
   async prepare(options: PrepareOptions = {}): Promise<void> {
-    await this.embedder?.prepare(options);
+    await this.embedders.configured?.prepare(options);
   }
 
   /** Stops background work, letting a running backfill finish for up to `drainMs`. */
@@ -238,7 +297,7 @@ export class VectorSupply implements QueryEmbedding {
     await boundedWait(this.backfillRun, 2_000);
     // A hung embedder must not hang shutdown: give running work a bounded time to finish.
     await boundedWait(this.queue?.close(), 2_000);
-    await boundedWait(this.embedder?.close(), 2_000);
+    await boundedWait(this.embedders.close(), 2_000);
   }
 
   private async drain(drainMs: number): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * The kinds of background work engram runs as jobs (§11), each over the capability that does it:
- * the vector backfill, the graph's catch-up and rebuild, and the lifecycle's maintenance.
+ * the vector backfill, the graph's catch-up and rebuild, the lifecycle's maintenance and the
+ * rebuild of a model transition.
  */
 import { EngramError } from '../domain/errors.js';
 import type { JobData } from '../domain/jobs.js';
@@ -13,6 +14,7 @@ import {
 } from '../jobs/runner.js';
 import type { MaintainInput } from '../lifecycle/input.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import { rebuildProgress, runRebuild } from '../models/rebuild.js';
 import type { ServiceContext } from './context.js';
 
 /** What the handlers act through. */
@@ -112,7 +114,48 @@ const maintain = (deps: HandlerDeps): JobHandler => ({
   },
 });
 
+/**
+ * Fills the transition target's vectors and publishes it when complete (§8); a job whose model is
+ * no longer the target (cancelled, or another chosen) ends at once.
+ */
+const modelRebuild = (deps: HandlerDeps): JobHandler => ({
+  kind: 'models.rebuild',
+  async run(job) {
+    const { ctx } = deps;
+    const models = ctx.store.models;
+    if (!models) throw new PermanentJobError('this store keeps no model records');
+    const id = job.job.payload.model;
+    if (typeof id !== 'string') throw new PermanentJobError('the job names no model');
+    const target = (await models.list()).find((m) => m.id === id && m.role === 'target');
+    if (!target) return { done: true, progress: { ...job.job.progress, superseded: true } };
+    const outcome = await runRebuild(
+      {
+        store: ctx.store,
+        models,
+        vectors: ctx.vectors,
+        log: job.log,
+        batch: ctx.config.embedder.backfill_batch,
+        now: ctx.now,
+      },
+      target,
+      rebuildProgress(id, job.job.progress),
+      {
+        shouldStop: job.shouldStop,
+        checkpoint: (p) => job.checkpoint({ ...p }),
+      },
+    );
+    const progress: JobData = { ...outcome.progress, superseded: outcome.state === 'superseded' };
+    return outcome.state === 'stopped' ? { done: false, progress } : { done: true, progress };
+  },
+});
+
 /** Every handler, over the given capabilities. */
 export function jobHandlers(deps: HandlerDeps): JobHandler[] {
-  return [backfill(deps), graphCatchUp(deps), graphRebuild(deps), maintain(deps)];
+  return [
+    backfill(deps),
+    graphCatchUp(deps),
+    graphRebuild(deps),
+    maintain(deps),
+    modelRebuild(deps),
+  ];
 }

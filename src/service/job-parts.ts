@@ -55,6 +55,30 @@ function backfillCheck(ctx: ServiceContext): PeriodicCheck {
   };
 }
 
+/** Queues the rebuild of a transition whose job ended without finishing it (e.g. attempts used up). */
+function rebuildCheck(ctx: ServiceContext): PeriodicCheck {
+  return {
+    name: 'models.rebuild',
+    everyMs: ctx.config.server.backfill_interval_ms,
+    async run() {
+      const model = await ctx.store.models?.targetId();
+      if (model === undefined) return;
+      // A failed rebuild waits for `engram jobs retry`, like every failed job.
+      const page = await ctx.store.jobs?.listJobs({
+        kinds: ['models.rebuild'],
+        states: ['queued', 'running', 'failed'],
+        limit: 20,
+      });
+      if (page?.jobs.some((j) => j.payload.model === model)) return;
+      await queueJob(ctx, {
+        kind: 'models.rebuild',
+        payload: { model },
+        dedupe_key: 'models.rebuild',
+      });
+    },
+  };
+}
+
 /** Queues a graph catch-up when items of the configured space have a missing or stale extraction. */
 function graphCheck(ctx: ServiceContext, maintainer: GraphMaintainer): PeriodicCheck {
   return {
@@ -88,7 +112,7 @@ export function jobParts(
       log,
     },
   );
-  const checks = [backfillCheck(ctx)];
+  const checks = [backfillCheck(ctx), rebuildCheck(ctx)];
   if (deps.maintainer) checks.push(graphCheck(ctx, deps.maintainer));
   let full: JobWorker | undefined;
   let backfillOnly: JobWorker | undefined;

@@ -51,7 +51,7 @@ export function modelsFacade(ctx: ServiceContext): ModelsFacade {
         space,
         store: { ...stats, backend: store.capabilities.backend },
         embedder: vectors.state(),
-        published_model: (await vectors.publishedModel()) ?? null,
+        published_model: modelRecord(await vectors.publishedModel()),
       };
     },
     async health() {
@@ -71,4 +71,11 @@ export function modelsFacade(ctx: ServiceContext): ModelsFacade {
     prepareModels: async (options) => vectors.prepare(optionsArg(options)),
     backfill: async (options) => vectors.backfill(optionsArg(options)),
   };
+}
+
+/** The published model as `status` reports it: id, dimension and publication time. */
+function modelRecord(model: ModelRecord | undefined): ModelRecord | null {
+  return model
+    ? { id: model.id, dimension: model.dimension, published_at: model.published_at }
+    : null;
 }

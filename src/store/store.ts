@@ -17,6 +17,7 @@ import type { DormantEventRecord, DormantStateRecord, DormantStore } from './dor
 import type { GraphStore } from './graph-store.js';
 import type { JobStore } from './job-store.js';
 import type { LifecycleRecord, LifecycleStore } from './lifecycle-store.js';
+import type { ModelStore } from './model-store.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
 export interface StoreCapabilities {
@@ -292,5 +293,7 @@ export interface Store {
   readonly dormant?: DormantStore;
   /** Background jobs and per-item work failures (§11); absent where a backend lacks it. */
   readonly jobs?: JobStore;
+  /** Embedding models and their transitions (§8); absent where a backend lacks them. */
+  readonly models?: ModelStore;
   close(): Promise<void>;
 }

@@ -61,7 +61,7 @@ const buildsInFlight = new Map<string, Promise<unknown>>();
 /** Sentence embedder over static word vectors with smooth-inverse-frequency weighting. */
 export class StaticEmbedder implements Embedder {
   /** Model id stamped on every vector. */
-  readonly modelId = STATIC_MODEL_ID;
+  readonly modelId: string;
   /** Vector length. */
   readonly dimension = STATIC_DIMENSION;
   private readonly cacheDir: string;
@@ -83,6 +83,8 @@ export class StaticEmbedder implements Embedder {
     this.cacheDir = options.cacheDir;
     this.sourcePath = options.sourcePath ?? defaultSourcePath();
     this.sifA = sifA;
+    // Another weighting makes other vectors: a model of its own, so a store can move between them.
+    this.modelId = staticModelId(sifA);
   }
 
   /** Loads the cache, building it first when missing, stale or corrupt; concurrent calls share one load. */
@@ -219,4 +221,9 @@ export class StaticEmbedder implements Embedder {
 
 function sizeOf(path: string): number {
   return statSync(path).size >>> 0;
+}
+
+/** The model id of the static embedder with a SIF weighting constant (the default keeps the plain id). */
+export function staticModelId(sifA: number): string {
+  return sifA === DEFAULT_SIF_A ? STATIC_MODEL_ID : `${STATIC_MODEL_ID}~a=${sifA}`;
 }

@@ -1,4 +1,7 @@
-/** The commands for whole-store work: init, import, export, status, models prepare|backfill. */
+/**
+ * The commands for whole-store work: init, import, export, status, models prepare|backfill and
+ * the transition commands, embedder status.
+ */
 import { createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Transform } from 'node:stream';
@@ -11,6 +14,7 @@ import { EXIT_CODES } from '../error-codes.js';
 import type { CommandSpec } from './command.js';
 import { type GlobalOptions, reportError, withEngram } from './context.js';
 import { importFileLines } from './import-lines.js';
+import { EMBEDDER_COMMAND, TRANSITION_COMMANDS } from './model-commands.js';
 import { printJson, println } from './output.js';
 import { int } from './parse.js';
 import { printable } from './printable.js';
@@ -191,6 +195,7 @@ const models: CommandSpec = {
         });
       },
     },
+    ...TRANSITION_COMMANDS,
   ],
 };
 
@@ -236,4 +241,5 @@ export const DATA_COMMANDS: readonly CommandSpec[] = [
   exportCommand,
   status,
   models,
+  EMBEDDER_COMMAND,
 ];

@@ -17,18 +17,13 @@ export class VectorChannel implements Channel {
     if (this.embedding.modelId === null) return { degraded: 'embedder_unavailable' };
     const published = await this.embedding.publishedModel();
     if (!published) return { degraded: 'no_published_model' };
-    if (published.id !== this.embedding.modelId) return { degraded: 'published_model_not_loaded' };
+    if (!this.embedding.embeds(published.id)) return { degraded: 'published_model_not_loaded' };
+    if (!(request.deadline > 0)) return { degraded: 'semantic_budget_exceeded' };
     let vector: Float32Array | null;
     try {
-      vector = await this.embedding.embedQuery(request.query, Math.max(0, request.deadline));
+      vector = await this.embedding.embedQuery(request.query, request.deadline, published.id);
     } catch (err) {
-      const reason = isEngramError(err) ? err.details.reason : undefined;
-      return {
-        degraded:
-          reason === 'timeout' || reason === 'semantic_budget_exceeded'
-            ? 'semantic_budget_exceeded'
-            : 'embedder_unavailable',
-      };
+      return { degraded: queryFailure(err) };
     }
     if (!vector) return { degraded: 'query_not_embeddable' };
     if (!this.store.vectorSearchReport)
@@ -43,4 +38,12 @@ export class VectorChannel implements Channel {
     );
     return { ids: result.hits, degraded: result.degraded };
   }
+}
+
+/** The degradation reason of a query embedding that failed. */
+export function queryFailure(err: unknown): string {
+  const reason = isEngramError(err) ? err.details.reason : undefined;
+  if (reason === 'timeout' || reason === 'semantic_budget_exceeded')
+    return 'semantic_budget_exceeded';
+  return reason === 'published_model_not_loaded' ? reason : 'embedder_unavailable';
 }

@@ -1,10 +1,12 @@
 /**
  * The configured relevance scorer (§8), built from what the process has: `alignment` needs word
- * vectors, so it exists when the configured embedder has the word-vector capability.
+ * vectors (the configured embedder's, or the built-in static ones when it has none); the
+ * `cross-encoder` reads a local ONNX folder.
  */
 import type { Config } from '../../config/schema.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { AlignmentScorer, type WordVectorSource } from './alignment.js';
+import { CrossEncoderScorer } from './cross-encoder.js';
 import type { RelevanceScorer } from './relevance.js';
 
 /** Word vectors of an embedder, when it has the capability (the static GloVe embedder does). */
@@ -28,5 +30,11 @@ export function configuredScorer(
             commonRank: settings.alignment.common_rank,
           })
         : null;
+    case 'cross-encoder':
+      return new CrossEncoderScorer({
+        path: settings.cross_encoder.path!,
+        maxLength: settings.cross_encoder.max_length,
+        batchSize: settings.cross_encoder.batch_size,
+      });
   }
 }

@@ -11,6 +11,7 @@ import { missingPgvector } from './errors.js';
 import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
+import { PG_MODEL_TRANSITION_SQL } from './model-schema.js';
 
 /** One schema step. */
 export interface PgMigration {
@@ -152,6 +153,11 @@ CREATE TABLE leases (
     version: 4,
     name: 'background jobs and per-item work failures',
     sql: PG_JOBS_SCHEMA_SQL,
+  },
+  {
+    version: 5,
+    name: 'model transitions: vectors stamped with the item version, model specs and the target',
+    sql: PG_MODEL_TRANSITION_SQL,
   },
 ];
 

@@ -37,6 +37,7 @@ import * as itemWrites from './item-writes.js';
 import { PgJobStore } from './job-store.js';
 import { pgLeaseRows } from './leases.js';
 import { PgLifecycleStore } from './lifecycle-store.js';
+import { PgModelStore } from './model-store.js';
 import * as models from './published-model.js';
 import { purge, type PurgeAudit } from './purge.js';
 import * as searches from './searches.js';
@@ -71,6 +72,8 @@ export class PostgresStore implements Store {
   readonly lifecycle: PgLifecycleStore;
   /** Background jobs and per-item work failures (§11). */
   readonly jobs: PgJobStore;
+  /** Embedding models and their transitions (§8). */
+  readonly models: PgModelStore;
   private readonly ctx: PgStoreContext;
   private readonly leases: LeaseRows;
 
@@ -82,6 +85,7 @@ export class PostgresStore implements Store {
     this.graph = new PgGraphStore(this.ctx.db);
     this.lifecycle = new PgLifecycleStore(this.ctx.db);
     this.jobs = new PgJobStore(this.ctx.db);
+    this.models = new PgModelStore(this.ctx.db);
   }
 
   /**

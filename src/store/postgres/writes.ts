@@ -36,12 +36,23 @@ const LOCK_CLASS_DEDUPE = 0x656e6764;
 const ITEM_RECORDSET =
   'n int, id text, space text, area text, kind text, title text, body text, body_hash text, tags json, importance float8, pinned boolean, status text, strength float8, source json, version int, created_at int8, updated_at int8, access_count int8, last_accessed_at int8, use_count int8, last_used_at int8, prior json, vector_state text';
 
-/** The published model id, read inside the caller's transaction. */
+/**
+ * The published model id, read inside the caller's transaction under a share lock: a model swap
+ * (which locks the model rows) waits for the writers that read the old model, and writers after it
+ * see the new one, so no write's vector state can straddle a swap.
+ */
 export async function publishedModelId(tx: Queryable): Promise<string | undefined> {
-  const [row] = await tx.query<{ id: string }>(
-    'SELECT id FROM models WHERE published_at IS NOT NULL ORDER BY published_at DESC LIMIT 1',
+  // Every row is locked and the latest chosen here: a writer that waited for a swap re-reads the
+  // rows as the swap left them (a locking read re-checks rows, not an ORDER BY ... LIMIT).
+  const rows = await tx.query<{ id: string; published_at: string | number }>(
+    'SELECT id, published_at FROM models WHERE published_at IS NOT NULL FOR SHARE',
   );
-  return row?.id;
+  let best: { id: string; at: number } | undefined;
+  for (const r of rows) {
+    const at = Number(r.published_at);
+    if (!best || at > best.at) best = { id: r.id, at };
+  }
+  return best?.id;
 }
 
 /** Checks every text of an item for characters PostgreSQL cannot hold. */
@@ -121,7 +132,10 @@ export interface VectorRow {
   vector: Float32Array | null;
 }
 
-/** Upserts vectors (model + item); a null vector records "nothing to embed". */
+/**
+ * Upserts vectors (model + item), stamped with the item's current version (write the item first);
+ * a null vector records "nothing to embed".
+ */
 export async function upsertVectors(tx: Queryable, rows: readonly VectorRow[]): Promise<void> {
   if (rows.length === 0) return;
   const json = JSON.stringify(
@@ -133,10 +147,11 @@ export async function upsertVectors(tx: Queryable, rows: readonly VectorRow[]): 
     })),
   );
   await tx.query(
-    `INSERT INTO vectors (item_pk, model, dimension, embedding)
-SELECT r.item_pk, r.model, r.dimension, r.embedding::vector
+    `INSERT INTO vectors (item_pk, model, dimension, embedding, version)
+SELECT r.item_pk, r.model, r.dimension, r.embedding::vector, i.version
 FROM json_to_recordset($1::json) AS r(item_pk int8, model text, dimension int, embedding text)
-ON CONFLICT (item_pk, model) DO UPDATE SET dimension = excluded.dimension, embedding = excluded.embedding`,
+JOIN items i ON i.pk = r.item_pk
+ON CONFLICT (item_pk, model) DO UPDATE SET dimension = excluded.dimension, embedding = excluded.embedding, version = excluded.version`,
     [json],
   );
 }

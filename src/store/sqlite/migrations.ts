@@ -4,6 +4,7 @@
  */
 import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
+import { MODEL_TRANSITION_SQL } from './model-store.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
 
 /** One schema step. */
@@ -210,6 +211,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 6,
     name: 'background jobs and per-item work failures',
     sql: JOBS_SCHEMA_SQL,
+  },
+  {
+    version: 7,
+    name: 'model transitions: vectors stamped with the item version, model specs and the target',
+    sql: MODEL_TRANSITION_SQL,
   },
 ];
 

@@ -44,6 +44,7 @@ import { SqliteJobStore } from './job-store.js';
 import { sqliteLeaseRows } from './leases.js';
 import { SqliteLifecycleStore } from './lifecycle-store.js';
 import * as models from './model-rows.js';
+import { SqliteModelStore } from './model-store.js';
 import { applyMutation } from './mutate.js';
 import { purge, type PurgeAudit } from './purge.js';
 import type { ItemRow } from './rows.js';
@@ -83,6 +84,8 @@ export class SqliteStore implements Store {
   readonly dormant: SqliteDormantStore;
   /** Background jobs and per-item work failures (§11). */
   readonly jobs: SqliteJobStore;
+  /** Embedding models and their transitions (§8). */
+  readonly models: SqliteModelStore;
 
   constructor(options: SqliteStoreOptions) {
     const { path } = options;
@@ -102,6 +105,7 @@ export class SqliteStore implements Store {
       write: (fn) => core.write(fn),
       read: (fn) => core.read(fn),
     });
+    this.models = new SqliteModelStore(core);
   }
 
   /** The raw connection, for maintenance tools in this backend's folder only. */

@@ -21,7 +21,10 @@ export function recordVectorDeletion(core: StoreCore, pk: number, model: string)
     .run(nextVectorSeq(core), pk, model);
 }
 
-/** Writes (or clears) one item's vector and keeps its vector_state in step. */
+/**
+ * Writes (or clears) one item's vector, stamped with the item's current version (call it after the
+ * item row has its new version), and keeps its vector_state in step.
+ */
 export function writeVector(
   core: StoreCore,
   pk: number,
@@ -38,9 +41,9 @@ export function writeVector(
   const dimension = write.vector?.length ?? 0;
   core
     .prepared(
-      'INSERT INTO vectors(item_pk, model, dimension, vector, seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_pk, model) DO UPDATE SET dimension = excluded.dimension, vector = excluded.vector, seq = excluded.seq',
+      'INSERT INTO vectors(item_pk, model, dimension, vector, seq, version) VALUES (?, ?, ?, ?, ?, (SELECT version FROM items WHERE pk = ?)) ON CONFLICT(item_pk, model) DO UPDATE SET dimension = excluded.dimension, vector = excluded.vector, seq = excluded.seq, version = excluded.version',
     )
-    .run(pk, write.model, dimension, blob, nextVectorSeq(core));
+    .run(pk, write.model, dimension, blob, nextVectorSeq(core), pk);
   if (write.model === model)
     core
       .prepared('UPDATE items SET vector_state = ? WHERE pk = ?')
