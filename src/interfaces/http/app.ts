@@ -1,7 +1,8 @@
 /**
  * The HTTP app: Hono with @hono/zod-openapi. Middleware gives each request an id, counts it for
- * graceful shutdown, applies CORS (only when configured) and authenticates space and job routes;
- * one error handler maps every failure. Routes are thin calls into the engram service.
+ * graceful shutdown, applies CORS (only when configured) and authenticates space, job, model and
+ * embedder routes; one error handler maps every failure. Routes are thin calls into the engram
+ * service.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -26,6 +27,7 @@ import { registerDormantRoutes } from './routes/dormant.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerLifecycleRoutes } from './routes/lifecycle.js';
 import { registerMemoryRoutes } from './routes/memories.js';
+import { registerModelRoutes } from './routes/models.js';
 import { registerRecallRoutes } from './routes/recall.js';
 import { registerRelationRoutes } from './routes/relations.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -97,6 +99,9 @@ function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): 
   app.use('/v1/spaces/*', authenticate);
   app.use('/v1/jobs', authenticate);
   app.use('/v1/jobs/*', authenticate);
+  app.use('/v1/models', authenticate);
+  app.use('/v1/models/*', authenticate);
+  app.use('/v1/embedder', authenticate);
 }
 
 /** Builds the HTTP app over one engram. */
@@ -144,5 +149,6 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
   registerLifecycleRoutes(app, deps);
   registerDormantRoutes(app, deps);
   registerJobRoutes(app, deps);
+  registerModelRoutes(app, deps);
   return app;
 }
