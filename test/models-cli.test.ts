@@ -115,7 +115,8 @@ describe('models commands (SQLite)', () => {
     // The probe and four batches answered: at least three batches are stored and checkpointed.
     await Promise.race([server.waitForRequests(6), child.done]);
     child.kill('SIGKILL');
-    expect((await child.done).signal).toBe('SIGKILL');
+    const killed = await child.done;
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
     server.set({ delayMs: 0 });
 
     const engram = open();

@@ -24,6 +24,8 @@ export interface RebuildProgress {
   embedded: number;
   /** Items whose embedding failed (recorded on the items). */
   failed: number;
+  /** True once the target's approximate index was built (before the swap). */
+  indexed: boolean;
   /** True once the target is published. */
   swapped: boolean;
 }
@@ -56,6 +58,7 @@ export function rebuildProgress(
     cursor: n('cursor', 0),
     embedded: n('embedded', 0),
     failed: n('failed', 0),
+    indexed: saved?.model === model && saved.indexed === true,
     swapped: false,
   };
 }
@@ -82,6 +85,11 @@ export async function runRebuild(
     if (!(await stillTarget(models, target.id))) return { state: 'superseded', progress };
     const batch = await models.missing(target.id, progress.cursor, deps.batch);
     if (batch.length === 0) {
+      // The new model's index is ready before recall moves to it (only changes since are pending).
+      if (!progress.indexed) {
+        await models.prepareIndex(target.id, target.dimension);
+        progress = { ...progress, indexed: true };
+      }
       const swap = await models.swap(target.id, deps.now());
       if (swap.swapped) {
         vectors.forgetPublished();

@@ -31,6 +31,11 @@ export interface ModelStore {
   /** How far `model`'s current vectors cover the store's items. */
   coverage(model: string): Promise<ModelCoverage>;
   /**
+   * Builds `model`'s approximate vector index where the store would search it with one (the
+   * store is in the index's size range); called before the swap. True when one was built.
+   */
+  prepareIndex(model: string, dimension: number): Promise<boolean>;
+  /**
    * Publishes `model` in one transaction when no item lacks a current vector of it (failed items
    * excepted; they become vector-pending under the new model). Recall before the commit uses only
    * the old model, after it only the new one.

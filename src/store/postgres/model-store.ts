@@ -27,7 +27,15 @@ const num = (v: string | number | null) => (v === null ? null : Number(v));
 
 /** The PostgreSQL model store. */
 export class PgModelStore implements ModelStore {
-  constructor(private readonly db: PgDatabase) {}
+  constructor(
+    private readonly db: PgDatabase,
+    /** Builds a model's HNSW index (the store decides whether one pays at its size). */
+    private readonly buildIndex: (model: string, dimension: number) => Promise<boolean>,
+  ) {}
+
+  prepareIndex(model: string, dimension: number): Promise<boolean> {
+    return this.buildIndex(model, dimension);
+  }
 
   async list(): Promise<StoredModel[]> {
     const rows = await this.db.query<ModelRow & { vectors: string }>(

@@ -85,7 +85,15 @@ export class PostgresStore implements Store {
     this.graph = new PgGraphStore(this.ctx.db);
     this.lifecycle = new PgLifecycleStore(this.ctx.db);
     this.jobs = new PgJobStore(this.ctx.db);
-    this.models = new PgModelStore(this.ctx.db);
+    this.models = new PgModelStore(this.ctx.db, async (model, dimension) => {
+      const [row] = await this.ctx.db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM vectors WHERE model = $1 AND embedding IS NOT NULL',
+        [model],
+      );
+      // Searches use an index only from this many vectors (see searches.ts).
+      if (Number(row?.n ?? 0) < this.ctx.hnsw.exactBelow) return false;
+      return this.ctx.indexes.buildFor(model, dimension);
+    });
   }
 
   /**

@@ -64,6 +64,16 @@ export class VectorIndexes {
     return this.known.get(`${model.id}\u0000${model.dimension}`)?.state === 'ready';
   }
 
+  /**
+   * Builds a model's index now, published or not (a transition builds its target's index before
+   * the swap, so the first searches after it are approximate at once). True when it is usable.
+   */
+  async buildFor(model: string, dimension: number): Promise<boolean> {
+    if (dimension < 1 || dimension > 2_000) return false;
+    await this.build(model, dimension);
+    return this.valid(model, dimension);
+  }
+
   private async isPublished(model: string, dimension: number): Promise<boolean> {
     if (dimension < 1 || dimension > 2_000) return false; // pgvector's HNSW limit for `vector`
     const rows = await this.db.query(

@@ -35,7 +35,15 @@ interface ModelRow {
 
 /** The SQLite model store, over the store's connection and write queue. */
 export class SqliteModelStore implements ModelStore {
-  constructor(private readonly core: StoreCore) {}
+  constructor(
+    private readonly core: StoreCore,
+    /** Builds and saves a model's HNSW index when the store is in its size range. */
+    private readonly buildIndex: (model: string, dimension: number) => Promise<unknown>,
+  ) {}
+
+  async prepareIndex(model: string, dimension: number): Promise<boolean> {
+    return (await this.buildIndex(model, dimension)) !== undefined;
+  }
 
   private get db(): SqliteDatabase {
     return this.core.db;

@@ -105,7 +105,9 @@ export class SqliteStore implements Store {
       write: (fn) => core.write(fn),
       read: (fn) => core.read(fn),
     });
-    this.models = new SqliteModelStore(core);
+    this.models = new SqliteModelStore(core, (model, dimension) =>
+      this.vectorIndex.flush(model, dimension),
+    );
   }
 
   /** The raw connection, for maintenance tools in this backend's folder only. */
