@@ -12,8 +12,8 @@ import { stringify } from 'yaml';
 
 import { createEngram } from '../src/app.js';
 import { silentLogger } from '../src/domain/log.js';
-import { STATIC_MODEL_ID } from '../src/embed/static/static-embedder.js';
 import { PROBE_TEXT } from '../src/embed/openai/openai-embedder.js';
+import { STATIC_MODEL_ID } from '../src/embed/static/static-embedder.js';
 import { testCacheDir } from './cache-dir.js';
 import { CLI, runCli } from './cli-run.js';
 import { killRunning, startNode } from './fixtures/processes.js';
@@ -66,11 +66,15 @@ describe('models commands (SQLite)', () => {
   it('use --wait rebuilds and swaps; status, rollback, prune and embedder status report it', async () => {
     const server = await standIn();
     const { config } = await store(35, server.url);
-    const run = (...args: string[]) => runCli(['--config', config, ...args], { timeoutMs: 120_000 });
+    const run = (...args: string[]) =>
+      runCli(['--config', config, ...args], { timeoutMs: 120_000 });
 
     const used = await run('--json', 'models', 'use', 'openai:stand-in', '--wait');
     expect(used.code, used.stderr).toBe(0);
-    expect(JSON.parse(used.stdout)).toMatchObject({ action: 'published', model: 'openai:stand-in' });
+    expect(JSON.parse(used.stdout)).toMatchObject({
+      action: 'published',
+      model: 'openai:stand-in',
+    });
     expect(embeddedTexts(server)).toHaveLength(35);
 
     const status = await run('models', 'status');
@@ -109,9 +113,12 @@ describe('models commands (SQLite)', () => {
     const { config, open } = await store(total, server.url, { worker: { lease_ms: 1_000 } });
     // Slow answers, so the kill lands mid-rebuild.
     server.set({ delayMs: 40 });
-    const child = startNode([CLI, '--config', config, 'models', 'use', 'openai:stand-in', '--wait'], {
-      timeoutMs: 120_000,
-    });
+    const child = startNode(
+      [CLI, '--config', config, 'models', 'use', 'openai:stand-in', '--wait'],
+      {
+        timeoutMs: 120_000,
+      },
+    );
     // The probe and four batches answered: at least three batches are stored and checkpointed.
     await Promise.race([server.waitForRequests(6), child.done]);
     child.kill('SIGKILL');

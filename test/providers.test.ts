@@ -9,6 +9,9 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import type { Embedder } from '../src/embed/embedder.js';
+import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
+import { testCacheDir } from './cache-dir.js';
 import { tempDir, testEngram } from './helpers.js';
 import { type OpenAiStandIn, startOpenAiStandIn } from './support/openai-standin.js';
 
@@ -38,7 +41,12 @@ describe('configured providers', () => {
     expect(r.degraded).toEqual([]);
     expect(r.hits.some((h) => h.channels.vector !== undefined)).toBe(true);
     const models = await engram.modelsStatus();
-    expect(models.published?.spec).toEqual({ provider: 'onnx', path, pooling: 'auto', normalize: true });
+    expect(models.published?.spec).toEqual({
+      provider: 'onnx',
+      path,
+      pooling: 'auto',
+      normalize: true,
+    });
     await engram.close();
 
     // Another configuration on the same store: recall still embeds with the published model.
@@ -53,7 +61,9 @@ describe('configured providers', () => {
 
   it('onnx: a folder without its model file is a configuration error naming the file', () => {
     expect(() =>
-      testEngram({ config: { embedder: { provider: 'onnx', onnx: { path: join(MODELS, 'nope') } } } }),
+      testEngram({
+        config: { embedder: { provider: 'onnx', onnx: { path: join(MODELS, 'nope') } } },
+      }),
     ).toThrow(/nope/);
     expect(() => testEngram({ config: { embedder: { provider: 'onnx' } } })).toThrow(
       /embedder\.onnx\.path/,
@@ -73,11 +83,16 @@ describe('configured providers', () => {
       },
     });
     await engram.rememberMany(NOTES.map((body) => ({ body })));
-    expect((await engram.status()).published_model).toMatchObject({ id: 'openai:stand-in', dimension: 20 });
+    expect((await engram.status()).published_model).toMatchObject({
+      id: 'openai:stand-in',
+      dimension: 20,
+    });
     const r = await engram.recall({ query: 'bike garage', k: 2 });
     expect(r.degraded).toEqual([]);
     expect(r.hits[0]?.body).toContain('bike');
-    expect(server.requests.every((q) => q.headers.authorization === 'Bearer sk-test-key')).toBe(true);
+    expect(server.requests.every((q) => q.headers.authorization === 'Bearer sk-test-key')).toBe(
+      true,
+    );
   });
 
   it('openai: writes while the server is down are stored vector-pending and filled once it answers', async () => {
@@ -104,7 +119,10 @@ describe('configured providers', () => {
     const engram = testEngram({
       config: {
         recall: {
-          rerank: { scorer: 'cross-encoder', cross_encoder: { path: join(MODELS, 'tiny-cross-encoder') } },
+          rerank: {
+            scorer: 'cross-encoder',
+            cross_encoder: { path: join(MODELS, 'tiny-cross-encoder') },
+          },
         },
       },
     });
@@ -112,5 +130,24 @@ describe('configured providers', () => {
     const r = await engram.recall({ query: 'quarterly report Friday', k: 2, rerank: true });
     expect(r.degraded).toEqual([]);
     expect(r.hits[0]?.body).toContain('quarterly report');
+  });
+
+  it('a query that misses the semantic budget reports semantic_budget_exceeded (an embedder double that never answers queries)', async () => {
+    const real = new StaticEmbedder({ cacheDir: testCacheDir() });
+    let hang = false;
+    const embedder: Embedder = {
+      modelId: real.modelId,
+      dimension: real.dimension,
+      prepare: () => real.prepare(),
+      embed: (texts) => (hang ? new Promise(() => undefined) : real.embed(texts)),
+      state: () => real.state(),
+      close: () => real.close(),
+    };
+    const engram = testEngram({ embedder, config: { recall: { semantic_budget_ms: 1 } } });
+    await engram.rememberMany(NOTES.map((body) => ({ body })));
+    hang = true;
+    const r = await engram.recall({ query: 'green tea' });
+    expect(r.degraded).toContainEqual({ channel: 'vector', reason: 'semantic_budget_exceeded' });
+    expect(r.hits.length).toBeGreaterThan(0);
   });
 });
