@@ -20,6 +20,9 @@ import { ModelEmbedders } from './models/embedders.js';
 import { VectorSupply } from './models/supply.js';
 import { graphLimits } from './retrieval/channels/graph.js';
 import { configuredChannels } from './retrieval/channels/registry.js';
+import type { DecisionAdapter } from './retrieval/decision/adapter.js';
+import { decisionAdapter } from './retrieval/decision/adapters.js';
+import { DecisionRecallStage } from './retrieval/decision/decision-stage.js';
 import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
 import { objectArg, optionsArg } from './service/args.js';
@@ -91,6 +94,8 @@ export interface EngramParts {
   relevance?: RelevanceScorer | null;
   /** The scorer of the dormant relevance check (§9.2); default: `relevance`. */
   dormantRelevance?: RelevanceScorer | null;
+  /** The decision adapter (§5.1); none leaves the decision stage off. */
+  decision?: DecisionAdapter | null;
 }
 
 /** Loads configuration, opens the store and returns the engram service. */
@@ -127,7 +132,8 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
       ? null
       : wordVectorSource(factory({ provider: 'static', sif_a: config.embedder.sif_a })));
   const relevance = configuredScorer(config.recall.rerank, words);
-  return assembleEngram({ config, store, vectors, log, now: options.now, relevance });
+  const decision = decisionAdapter(config, words, env);
+  return assembleEngram({ config, store, vectors, log, now: options.now, relevance, decision });
 }
 
 /**
@@ -213,7 +219,12 @@ export function assembleEngram(parts: EngramParts): Engram {
     ),
     ...reads,
     ...changes,
-    ...recallFacade(ctx, { channels, relevance, observers: [dormant] }),
+    ...recallFacade(ctx, {
+      channels,
+      relevance,
+      observers: [dormant],
+      decision: new DecisionRecallStage(parts.decision ?? null, config.recall.decision, log),
+    }),
     ...modelsFacade(ctx),
     ...transitionsFacade(ctx),
     ...lifecycleFacade(

@@ -20,6 +20,12 @@ import { createEngram, type Engram } from '../src/app.js';
 import { inputSchemas } from '../src/domain/input.js';
 import { silentLogger } from '../src/domain/log.js';
 import type { RecallResponse } from '../src/domain/types.js';
+import {
+  EmbedderStatusSchema,
+  ModelsStatusSchema,
+  PruneResultSchema,
+  UseModelResultSchema,
+} from '../src/interfaces/http/model-schemas.js';
 import { startHttpService } from '../src/interfaces/http/service.js';
 import { createMcpServer } from '../src/interfaces/mcp/server.js';
 import { TOOL_GROUPS } from '../src/interfaces/mcp/tools/index.js';
@@ -316,6 +322,19 @@ function results({ ids, event }: Seeded): ResultRow[] {
       },
     },
     { schema: PurgeResultSchema, http: { method: 'POST', path: `${M}/${d}/purge` } },
+    { schema: ModelsStatusSchema, http: { method: 'GET', path: '/v1/models' } },
+    {
+      schema: UseModelResultSchema,
+      http: { method: 'POST', path: '/v1/models/use', json: { model: 'static:sif_a=0.01' } },
+    },
+    // Now with a transition: its coverage and the rebuild job as the store keeps it.
+    { schema: ModelsStatusSchema, http: { method: 'GET', path: '/v1/models' } },
+    { schema: EmbedderStatusSchema, http: { method: 'GET', path: '/v1/embedder' } },
+    {
+      schema: UseModelResultSchema,
+      http: { method: 'POST', path: '/v1/models/use', json: { model: 'static' } },
+    },
+    { schema: PruneResultSchema, http: { method: 'POST', path: '/v1/models/prune' } },
     { schema: HealthSchema, http: { method: 'GET', path: '/v1/health' } },
   ];
 }

@@ -96,6 +96,51 @@ const rerankSchema = z
   })
   .prefault({});
 
+/** The OpenAI-compatible chat endpoint of the `openai-compatible` decision adapter. */
+const judgeSchema = z
+  .strictObject({
+    base_url: z.url({ protocol: /^https?$/ }).optional(),
+    model: z.string().min(1).optional(),
+    /** The API key; better kept out of files: see api_key_env. */
+    api_key: z.string().min(1).optional(),
+    /** The environment variable the API key is read from when `api_key` is not set. */
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .default('OPENAI_API_KEY'),
+    /** Judgments in flight at once. */
+    concurrency: z.number().int().min(1).max(64).default(4),
+    /** Ask for token log-probabilities (P(yes)); `auto` falls back to the answer where refused. */
+    logprobs: z.union([z.literal('auto'), z.boolean()]).default('auto'),
+  })
+  .prefault({});
+
+/** Decision recall (§5.1): the second stage that judges the pool all or nothing. */
+const decisionSchema = z
+  .strictObject({
+    /** The adapter that judges; `none` leaves the stage off (responses as ordinary recall). */
+    adapter: z
+      .enum(['none', 'alignment', 'cross-encoder', 'openai-compatible'])
+      .default('none'),
+    /** Candidates of the ordinary order judged (at least k). */
+    pool: z.number().int().min(1).max(200).default(30),
+    /** The one deadline of the whole judgment; past it the ordinary hits return (fell_back). */
+    deadline_ms: ms(3_000),
+    /** `low_confidence` when the best relevance is below this (it never removes results). */
+    min_relevance: unit(0.5),
+    /** Conversation turns on each side of a turn that the judge reads as its context. */
+    context_window: z.number().int().min(0).max(50).default(2),
+    openai: judgeSchema,
+  })
+  .refine(
+    (d) => d.adapter !== 'openai-compatible' || (d.openai.base_url && d.openai.model),
+    {
+      message: 'base_url and model are required when the adapter is openai-compatible',
+      path: ['openai'],
+    },
+  )
+  .prefault({});
+
 /** Recall (§3): pool sizes, fusion, weights, boosts, session context, the time channel, rerank. */
 export const recallSchema = z
   .strictObject({
@@ -109,6 +154,7 @@ export const recallSchema = z
     context: contextSchema,
     time: timeSchema,
     rerank: rerankSchema,
+    decision: decisionSchema,
     default_statuses: z.array(z.enum(STATUSES)).min(1).default(['active', 'challenged']),
   })
   .refine((r) => r.pool <= r.max_pool, { message: 'pool must not exceed max_pool', path: ['pool'] })

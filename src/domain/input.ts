@@ -160,6 +160,8 @@ export function inputSchemas(config: InputSchemaConfig) {
     weights: z.strictObject(perChannel(() => z.number().min(0).max(10).optional())).optional(),
     /** Legacy reranking (§5.2) for this search; default `recall.rerank.enabled`. */
     rerank: z.boolean({ message: 'must be true or false' }).optional(),
+    /** Decision recall (§5.1) for this search: `on` or `off`; default: on when an adapter is configured. */
+    decision: z.enum(['on', 'off'], { message: 'must be on or off' }).optional(),
   });
   const list = z.strictObject({
     space: spaceSchema.optional(),

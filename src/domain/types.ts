@@ -182,8 +182,14 @@ export interface Degradation {
 /** What the second stage did (§3.5, §5). */
 export interface Decision {
   state: 'applied' | 'fell_back' | 'skipped' | 'off';
+  /** Why the stage fell back (`fell_back`) or did not run (`skipped`). */
   reason?: string;
+  /** The adapter that judged (or was to judge). */
+  adapter?: string;
+  /** The best relevance of an applied stage is below `recall.decision.min_relevance`. */
   low_confidence?: boolean;
+  /** Legacy reranking asked for while decision recall was selected: it did not run, and why. */
+  rerank?: { state: 'skipped'; reason: string };
 }
 
 /** The recall response envelope (§3.5), identical on every interface. */

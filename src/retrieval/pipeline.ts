@@ -20,6 +20,7 @@ import { SessionLookup } from './sessions.js';
 import {
   type Candidate,
   DECISION_OFF,
+  type DecisionStage,
   type RecallObserver,
   type RecallPlan,
   type RecallRun,
@@ -48,9 +49,11 @@ export interface DefaultStageDeps {
   observers?: readonly RecallObserver[];
   /** Told when an optional stage (session context, rerank) could not run; recall goes on without it. */
   onStageError?: (stage: 'context' | 'rerank', err: unknown) => void;
+  /** The second stage (§5.1); default: off. */
+  decision?: DecisionStage;
 }
 
-/** engram's recall: session context, RRF, bounded boosts, legacy rerank, no decision stage yet. */
+/** engram's recall: session context, RRF, bounded boosts, legacy rerank, the decision stage. */
 export function defaultStages(deps: DefaultStageDeps): RecallStages {
   const { recall } = deps.config;
   const report = (stage: 'context' | 'rerank') => (err: unknown) => deps.onStageError?.(stage, err);
@@ -60,7 +63,7 @@ export function defaultStages(deps: DefaultStageDeps): RecallStages {
     fuser: rrfFuser(recall.rrf_k),
     booster: new BoundedBoosts(recall.boosts),
     afterFusion: [new RerankStage(deps.scorer, recall.rerank, report('rerank'))],
-    decision: DECISION_OFF,
+    decision: deps.decision ?? DECISION_OFF,
     observers: deps.observers ?? [],
   };
 }
@@ -99,7 +102,8 @@ async function recall(deps: RecallDeps, plan: RecallPlan): Promise<RecallRespons
   run.timings.fuse = roundMs(performance.now() - t);
   let ordered = boosted;
   for (const stage of deps.stages.afterFusion) ordered = await stage.apply(ordered, run);
-  const cut = ordered.slice(0, plan.k).map((c) => toHit(c, found.details.get(c.item.id)));
+  const depth = Math.max(plan.k, deps.stages.decision.depth?.(run) ?? plan.k);
+  const cut = ordered.slice(0, depth).map((c) => toHit(c, found.details.get(c.item.id)));
   const { hits, decision } = await deps.stages.decision.decide(cut, run);
   await recordAccess(deps, plan.filter.space, hits, now);
   run.timings.total = roundMs(performance.now() - started);
@@ -169,7 +173,11 @@ function collect(
  */
 async function fuseAndBoost(deps: RecallDeps, run: RecallRun, lists: readonly RankedList[]) {
   const { fuser, booster, afterFusion } = deps.stages;
-  const depth = Math.max(run.pool, ...afterFusion.map((s) => s.depth?.(run) ?? 0));
+  const depth = Math.max(
+    run.pool,
+    deps.stages.decision.depth?.(run) ?? 0,
+    ...afterFusion.map((s) => s.depth?.(run) ?? 0),
+  );
   const fused = contenders(fuser.fuse(lists), depth, booster.maxBoost);
   const ids = fused.map((f) => f.id);
   const items = new Map(

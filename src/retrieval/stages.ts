@@ -20,6 +20,8 @@ export interface RecallPlan {
   weights: Partial<Record<Channel['name'], number>>;
   /** Legacy reranking of the best candidates with the relevance scorer (§5.2). */
   rerank?: boolean;
+  /** The caller's explicit choice of decision recall for this search (§5.1). */
+  decision?: 'on' | 'off';
 }
 
 /** What the stages of one recall share. */
@@ -72,9 +74,17 @@ export interface RecallStage {
   apply(candidates: Candidate[], run: RecallRun): Promise<Candidate[]>;
 }
 
-/** The second stage's slot (§5.1): judges the hits to return, and reports what it did. */
+/**
+ * The second stage's slot (§5.1): judges the best hits of the ordinary order, and reports what it
+ * did. It gets `depth(run)` hits (at least k) and returns at most k: on fallback exactly the first
+ * k, as ordinary recall would.
+ */
 export interface DecisionStage {
-  /** The hits to return (reordered at most) and the envelope's `decision`. */
+  /** How many of the ordinary order's best hits it judges in this run (k when it does not apply). */
+  depth?(run: RecallRun): number;
+  /** Whether it replaces legacy reranking in this run (decision recall selected). */
+  selected?(run: RecallRun): boolean;
+  /** The hits to return (reordered at most, cut to k) and the envelope's `decision`. */
   decide(hits: RecallHit[], run: RecallRun): Promise<{ hits: RecallHit[]; decision: Decision }>;
 }
 
@@ -111,7 +121,10 @@ export const NO_BOOSTS: Booster = Object.freeze({
  * (§5.1: without an adapter the response is identical to ordinary recall).
  */
 export const DECISION_OFF: DecisionStage = Object.freeze({
-  decide: async (hits: RecallHit[]) => ({ hits, decision: { state: 'off' as const } }),
+  decide: async (hits: RecallHit[], run: RecallRun) => ({
+    hits: hits.slice(0, run.plan.k),
+    decision: { state: 'off' as const },
+  }),
 });
 
 /** Milliseconds to two decimals, as `timings_ms` reports them. */

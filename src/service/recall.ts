@@ -1,11 +1,13 @@
 /** Facade for hybrid recall (§3): validates the request and runs the recall pipeline. */
+import { EngramError } from '../domain/errors.js';
 import type { RecallRequest } from '../domain/input.js';
 import { perChannel, type RecallResponse } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
 import type { Channel } from '../retrieval/channels/channel.js';
+import type { DecisionRecallStage } from '../retrieval/decision/decision-stage.js';
 import { defaultStages, type RecallDeps, runRecall } from '../retrieval/pipeline.js';
 import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
-import type { RecallObserver } from '../retrieval/stages.js';
+import type { RecallObserver, RecallPlan } from '../retrieval/stages.js';
 import type { ServiceContext } from './context.js';
 import { itemFilter } from './memory-reads.js';
 
@@ -22,6 +24,8 @@ export interface RecallParts {
   relevance: RelevanceScorer | null;
   /** Told when each recall starts and ends (dormant recall's shadow evaluation, §9). */
   observers: readonly RecallObserver[];
+  /** The second stage (§5.1); default: off. */
+  decision?: DecisionRecallStage;
 }
 
 /** The recall facade over a context. */
@@ -38,6 +42,7 @@ export function recallFacade(ctx: ServiceContext, parts: RecallParts): RecallFac
       scorer: parts.relevance,
       observers: parts.observers,
       onStageError: (stage, err) => warn(`recall ${stage} skipped`)(err),
+      decision: parts.decision,
     }),
     onAccessError: warn('access accounting skipped'),
     onObserverError: warn('recall observer failed'),
@@ -45,16 +50,35 @@ export function recallFacade(ctx: ServiceContext, parts: RecallParts): RecallFac
   return {
     async recall(request) {
       const req = parseWith(ctx.schemas.recall, request);
-      const { query, k, weights, rerank, ...filters } = req;
+      const { query, k, weights, rerank, decision, ...filters } = req;
+      if (rerank === true && decision === 'on')
+        throw new EngramError(
+          'INVALID_INPUT',
+          'rerank and decision: ask for one second stage (decision recall replaces legacy reranking)',
+          { field: 'rerank', rule: 'not with decision: on' },
+        );
       const filter = itemFilter(ctx, { ...filters, limit: 1, order: 'updated' }, false);
-      return runRecall(deps, {
+      const plan: RecallPlan = {
         query,
         k: k ?? config.recall.k,
         // On by default only where a scorer exists; an explicit request without one is reported.
         rerank: rerank ?? (config.recall.rerank.enabled && parts.relevance !== null),
         filter,
         weights: perChannel((c) => weights?.[c] ?? config.recall.weights[c]),
+        ...(decision ? { decision } : {}),
+      };
+      // With decision recall selected, the first stage is ordinary recall as configured (so a
+      // fallback returns exactly its hits); a legacy rerank the caller asked for is skipped.
+      if (rerank !== true || !parts.decision?.selects(plan)) return runRecall(deps, plan);
+      const response = await runRecall(deps, {
+        ...plan,
+        rerank: config.recall.rerank.enabled && parts.relevance !== null,
       });
+      response.decision = {
+        ...response.decision,
+        rerank: { state: 'skipped', reason: 'decision_recall_selected' },
+      };
+      return response;
     },
   };
 }

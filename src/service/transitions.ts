@@ -135,9 +135,12 @@ export function transitionsFacade(ctx: ServiceContext): TransitionsFacade {
       const models = modelStore(ctx);
       const known = await models.list();
       const spec = chooseModel(choice, ctx.config, known);
-      const embedder = ctx.vectors.embedders.build(spec);
       // Loading it now turns a wrong folder, URL or key into an error here, not a failed rebuild.
-      await embedder.prepare();
+      const embedder = await asChoice(async () => {
+        const built = ctx.vectors.embedders.build(spec);
+        await built.prepare();
+        return built;
+      });
       const published = (await ctx.vectors.publishedModel())?.id;
       if (embedder.modelId === published) {
         if ((await models.targetId()) === undefined)
@@ -176,6 +179,8 @@ export function transitionsFacade(ctx: ServiceContext): TransitionsFacade {
 
     async modelsStatus() {
       const models = modelStore(ctx);
+      // A store that never embedded anything publishes the configured model now, as recall would.
+      await ctx.vectors.publishedModel();
       const known = await models.list();
       const published = known.find((m) => m.role === 'published') ?? null;
       const target = known.find((m) => m.role === 'target');
@@ -243,4 +248,18 @@ async function transitionState(
     rate_per_s: rate === null ? null : Math.round(rate * 10) / 10,
     eta_s: rate === null ? null : Math.ceil(Math.max(0, left) / rate),
   };
+}
+
+/** A chosen model's configuration error is the caller's: INVALID_INPUT naming `model`. */
+async function asChoice<T>(build: () => Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (err) {
+    if (err instanceof EngramError && err.code === 'CONFIG_INVALID')
+      throw new EngramError('INVALID_INPUT', `model: ${err.message}`, {
+        field: 'model',
+        rule: 'a usable model',
+      });
+    throw err;
+  }
 }

@@ -4,7 +4,12 @@
  * and can be switched to misbehave (rate limits, faults, delays, bad bodies, auth, poison inputs).
  *
  * Endpoints live in the ROUTES table; the shared switches (auth, delay, forced failures) apply to
- * every route, so adding `POST /v1/chat/completions` later is one more handler.
+ * every route: `POST /v1/embeddings` and `POST /v1/chat/completions`.
+ *
+ * The chat route is a deterministic yes/no relevance judge (see `chatRoute`): it reads the question
+ * and the candidate from `<question>` and `<memory>` tags in the last user message, counts the
+ * distinct lowercase words of 4+ letters they share (`overlap`), answers `yes` when overlap >= 2,
+ * and gives the first token's top_logprobs P(yes) / (P(yes) + P(no)) = min(0.95, 0.2 + 0.2 x overlap).
  */
 import {
   createServer,
@@ -52,6 +57,13 @@ export interface StandInSwitches {
   failOnInput: string | null;
   /** Return `data` in reverse order (indices still right), to check clients order by index. */
   reverseOrder: boolean;
+  /**
+   * Chat logprobs: true includes them when asked (default), false always omits them (`null`), and
+   * `'reject'` answers 400 "logprobs is not supported" to a request that asks for them.
+   */
+  chatLogprobs: boolean | 'reject';
+  /** Forced chat answer (e.g. `'maybe'`, `'7'`); its logprobs then hold only that token. */
+  chatAnswer: string | null;
 }
 
 /** A request as the stand-in received it. */
@@ -74,6 +86,10 @@ export interface OpenAiStandIn {
   set(switches: Partial<StandInSwitches>): void;
   /** Resolves once at least `count` requests have been received. */
   waitForRequests(count: number): Promise<void>;
+  /** Requests received whose connection has not yet answered or closed. */
+  inFlight(): number;
+  /** The most requests that were in flight at once since the start. */
+  maxInFlight(): number;
   /** Stops the server, ending open connections and pending delays. */
   close(): Promise<void>;
 }
@@ -90,6 +106,7 @@ type Route = (body: unknown, switches: StandInSwitches) => Reply;
 
 const ROUTES: Record<string, Route> = {
   'POST /v1/embeddings': embeddingsRoute,
+  'POST /v1/chat/completions': chatRoute,
 };
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -106,11 +123,14 @@ export async function startOpenAiStandIn(
     malformed: null,
     failOnInput: null,
     reverseOrder: false,
+    chatLogprobs: true,
+    chatAnswer: null,
     ...options,
   };
   const requests: RecordedRequest[] = [];
   const waiters = new Set<{ count: number; resolve: () => void }>();
   const timers = new Set<NodeJS.Timeout>();
+  const load = { now: 0, max: 0 };
 
   const record = (request: RecordedRequest) => {
     requests.push(request);
@@ -133,6 +153,8 @@ export async function startOpenAiStandIn(
     if (text === undefined) return send(res, errorReply(413, 'request body too large'));
     const body = parseOrRaw(text);
     const path = req.url ?? '/';
+    load.max = Math.max(load.max, ++load.now);
+    res.once('close', () => load.now--);
     record({ method: req.method ?? '', path, headers: req.headers, body });
     if (switches.delayMs > 0 && !(await wait(switches.delayMs, res, timers))) return;
     send(res, answer(`${req.method} ${path.split('?')[0]}`, body, req.headers, switches));
@@ -152,6 +174,8 @@ export async function startOpenAiStandIn(
       requests.length >= count
         ? Promise.resolve()
         : new Promise((resolve) => waiters.add({ count, resolve })),
+    inFlight: () => load.now,
+    maxInFlight: () => load.max,
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
@@ -295,6 +319,115 @@ function malformedReply(
       for (const item of data) item.index = 0;
       return { status: 200, json };
   }
+}
+
+/**
+ * `POST /v1/chat/completions` as a yes/no relevance judge, in OpenAI's documented shape:
+ * `choices[0].message.content` and, when asked (`logprobs: true`, `top_logprobs` n <= 20),
+ * `choices[0].logprobs.content[0].top_logprobs[{token, logprob, bytes}]` for the first token.
+ * Overlap = distinct lowercase words of 4+ letters shared by `<question>` and `<memory>`; the answer
+ * is `yes` when overlap >= 2, else `no`; p = min(0.95, 0.2 + 0.2 x overlap). The top logprobs share
+ * 0.9 between yes (`yes` 3/4, ` Yes` 1/4) and no (`no` 3/4, `No.` 1/4) as p : 1 - p, and 0.1 to
+ * `I`, so P(yes) / (P(yes) + P(no)) = p while n >= 5. Without both tags: 400.
+ */
+function chatRoute(body: unknown, switches: StandInSwitches): Reply {
+  const request = checkChatRequest(body);
+  if (typeof request === 'string') return errorReply(400, request, 'invalid_request_error');
+  if (request.logprobs && switches.chatLogprobs === 'reject') {
+    return errorReply(400, 'logprobs is not supported', 'invalid_request_error', 'logprobs');
+  }
+  const p = Math.min(0.95, 0.2 + 0.2 * sharedWords(request.question, request.memory));
+  const forced = switches.chatAnswer;
+  const answer = forced ?? (p > 0.5 ? 'yes' : 'no');
+  const tops: [string, number][] =
+    forced === null
+      ? [
+          ['yes', 0.675 * p],
+          [' Yes', 0.225 * p],
+          ['no', 0.675 * (1 - p)],
+          ['No.', 0.225 * (1 - p)],
+          ['I', 0.1],
+        ]
+      : [[forced, 1]];
+  const wanted = request.logprobs && switches.chatLogprobs === true;
+  const logprobs = wanted ? chatLogprobs(answer, tops, request.topLogprobs) : null;
+  const json = {
+    id: 'chatcmpl-standin',
+    object: 'chat.completion',
+    created: 0,
+    model: request.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: answer },
+        logprobs,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: { prompt_tokens: 0, completion_tokens: 1, total_tokens: 1 },
+  };
+  return { status: 200, json };
+}
+
+/** `logprobs` of a one-token answer: the chosen token and the `n` likeliest alternatives. */
+function chatLogprobs(answer: string, tops: [string, number][], n: number) {
+  const entry = (token: string, p: number) => ({
+    token,
+    logprob: Math.log(p),
+    bytes: [...Buffer.from(token)],
+  });
+  const sorted = [...tops].sort((a, b) => b[1] - a[1]).slice(0, n);
+  const chosen = tops.find(([token]) => token === answer)?.[1] ?? 1;
+  return {
+    content: [{ ...entry(answer, chosen), top_logprobs: sorted.map(([t, p]) => entry(t, p)) }],
+    refusal: null,
+  };
+}
+
+interface ChatRequest {
+  model: string;
+  question: string;
+  memory: string;
+  logprobs: boolean;
+  topLogprobs: number;
+}
+
+/** The request's fields, or the 400 message to give. */
+function checkChatRequest(body: unknown): ChatRequest | string {
+  if (typeof body !== 'object' || body === null)
+    return 'We could not parse the JSON body of your request.';
+  const { model, messages, logprobs, top_logprobs: top } = body as Record<string, unknown>;
+  if (typeof model !== 'string' || model === '') return 'You must provide a model parameter.';
+  if (!Array.isArray(messages) || messages.length === 0)
+    return "'messages' must be a non-empty array.";
+  if (
+    top !== undefined &&
+    !(Number.isInteger(top) && (top as number) >= 0 && (top as number) <= 20)
+  ) {
+    return "'top_logprobs' must be an integer from 0 to 20.";
+  }
+  const user = (messages as { role?: unknown; content?: unknown }[])
+    .filter((m) => m.role === 'user' && typeof m.content === 'string')
+    .at(-1)?.content as string | undefined;
+  const question = user && /<question>([\s\S]*?)<\/question>/.exec(user)?.[1];
+  const memory = user && /<memory>([\s\S]*?)<\/memory>/.exec(user)?.[1];
+  if (typeof question !== 'string' || typeof memory !== 'string') {
+    return 'stand-in: the last user message needs <question>...</question> and <memory>...</memory>';
+  }
+  return {
+    model,
+    question,
+    memory,
+    logprobs: logprobs === true,
+    topLogprobs: (top as number) ?? 0,
+  };
+}
+
+/** Distinct lowercase words of at least 4 letters found in both texts. */
+function sharedWords(a: string, b: string): number {
+  const long = (text: string) => new Set(words(text).filter((w) => w.length >= 4));
+  const inB = long(b);
+  return [...long(a)].filter((w) => inB.has(w)).length;
 }
 
 /**

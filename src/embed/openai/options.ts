@@ -58,7 +58,8 @@ export const MAX_BATCH_SIZE = 2048;
 /** Where these options live in the configuration, for error messages. */
 const FIELD_PREFIX = 'embedder.openai';
 
-function isPlainHttpUrl(value: string): boolean {
+/** True for an http(s) URL without credentials, query or fragment (safe to quote in errors). */
+export function isPlainHttpUrl(value: string): boolean {
   let url: URL;
   try {
     url = new URL(value);

@@ -37,9 +37,15 @@ export function recallTable(result: RecallResponse): string {
   // The time column likewise, only when the query named a date and the time channel found a hit.
   const graph = result.hits.some((h) => h.channels.graph !== undefined);
   const time = result.hits.some((h) => h.channels.time !== undefined);
-  const bodyWidth = Math.max(20, width() - (graph ? 100 : 75) - (time ? 7 : 0));
+  // The relevance column appears when the decision stage judged the hits.
+  const relevance = result.hits.some((h) => h.relevance !== undefined);
+  const bodyWidth = Math.max(
+    20,
+    width() - (graph ? 100 : 75) - (time ? 7 : 0) - (relevance ? 10 : 0),
+  );
   const t = table([
     '#',
+    ...(relevance ? ['relevance'] : []),
     'score',
     'keyword',
     'vector',
@@ -52,6 +58,7 @@ export function recallTable(result: RecallResponse): string {
   result.hits.forEach((h, i) =>
     t.push([
       String(i + 1),
+      ...(relevance ? [h.relevance?.toFixed(3) ?? '-'] : []),
       h.score.toFixed(4),
       h.channels.keyword ?? '-',
       h.channels.vector ?? '-',
@@ -63,11 +70,29 @@ export function recallTable(result: RecallResponse): string {
     ]),
   );
   const notes = result.degraded.map((d) => `degraded: ${d.channel} channel (${d.reason})`);
+  const decision = decisionLine(result.decision);
   return [
     result.hits.length ? t.toString() : 'no matching memories',
     ...notes,
+    ...(decision ? [decision] : []),
     `(${result.timings_ms.total ?? 0} ms)`,
   ].join('\n');
+}
+
+/** What the decision stage did, in one line; nothing while it is off. */
+export function decisionLine(d: RecallResponse['decision']): string | undefined {
+  const rerank = d.rerank ? `; rerank skipped (${d.rerank.reason})` : '';
+  const by = d.adapter ? ` by ${d.adapter}` : '';
+  switch (d.state) {
+    case 'off':
+      return undefined;
+    case 'applied':
+      return `decision: applied${by}${d.low_confidence ? ' — low confidence: none of these may answer the query' : ''}${rerank}`;
+    case 'fell_back':
+      return `decision: fell back (${d.reason ?? 'unknown'}): ordinary hits${rerank}`;
+    case 'skipped':
+      return `decision: skipped (${d.reason ?? 'unknown'})${rerank}`;
+  }
 }
 
 /** A memory as `key: value` lines for `get`. */

@@ -52,7 +52,12 @@ const list: CommandSpec<[], ListFlags> = {
   },
 };
 
-type SearchFlags = FilterFlags & { k?: number; rerank?: boolean; weight?: Record<string, number> };
+type SearchFlags = FilterFlags & {
+  k?: number;
+  rerank?: boolean;
+  decision?: 'on' | 'off';
+  weight?: Record<string, number>;
+};
 
 const search: CommandSpec<[string], SearchFlags> = {
   name: 'search <query>',
@@ -65,6 +70,12 @@ const search: CommandSpec<[string], SearchFlags> = {
       description: 'rerank the best candidates (default: recall.rerank.enabled)',
     },
     { flags: '--no-rerank', description: 'keep the fused order' },
+    {
+      flags: '--decision <on|off>',
+      description:
+        'decision recall for this search: judge the pool and order it by relevance (default: on when recall.decision.adapter is set)',
+      choices: ['on', 'off'],
+    },
     {
       flags: '--weight <channel=n>',
       description:
@@ -79,6 +90,7 @@ const search: CommandSpec<[string], SearchFlags> = {
         query,
         k: o.k,
         rerank: o.rerank,
+        ...(o.decision ? { decision: o.decision } : {}),
         weights: o.weight,
         ...filters(o),
       });

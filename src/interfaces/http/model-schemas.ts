@@ -6,9 +6,9 @@
  */
 import { z } from '@hono/zod-openapi';
 
-import { EMBED_PRIORITIES, type EmbedPriority } from '../../embed/queue.js';
 import { spaceSchema } from '../../domain/input.js';
 import { ITEM_WORK } from '../../domain/jobs.js';
+import type { EmbedPriority } from '../../embed/queue.js';
 import { JobSchema } from '../responses/jobs.js';
 
 /** `POST /v1/models/use` body: the model to move the store to. */
@@ -112,12 +112,11 @@ export const PruneResultSchema = z
 const count = z.number().int();
 const QueueStatsSchema = z
   .object({
-    queued: z.object(
-      Object.fromEntries(EMBED_PRIORITIES.map((p) => [p, count])) as Record<
-        EmbedPriority,
-        typeof count
-      >,
-    ),
+    queued: z.object({
+      query: count,
+      write: count,
+      background: count,
+    } satisfies Record<EmbedPriority, z.ZodNumber>),
     in_flight: count,
     completed: count,
     failed: count,

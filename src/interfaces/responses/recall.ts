@@ -25,6 +25,12 @@ const HitSchema = z.object({
   title: z.string().nullable(),
   body: z.string(),
   score: z.number(),
+  relevance: z
+    .number()
+    .optional()
+    .meta({
+      description: 'Absolute relevance in 0..1, on every hit of an applied decision stage.',
+    }),
   channels: ChannelsSchema,
   status: z.enum(STATUSES),
   importance: z.number(),
@@ -37,8 +43,31 @@ export const RecallResponseSchema = z
     hits: z.array(HitSchema),
     degraded: z.array(z.object({ channel: z.enum(CHANNELS), reason: z.string() })),
     decision: z
-      .object({ state: z.enum(['applied', 'fell_back', 'skipped', 'off']) })
-      .meta({ description: 'What the decision stage did; `off` while no decision stage runs.' }),
+      .object({
+        state: z.enum(['applied', 'fell_back', 'skipped', 'off']),
+        reason: z
+          .string()
+          .optional()
+          .meta({
+            description:
+              'Why it fell back: adapter_unregistered, unsupported_capabilities, adapter_error, deadline_expired, missing_credentials.',
+          }),
+        adapter: z.string().optional(),
+        low_confidence: z
+          .boolean()
+          .optional()
+          .meta({
+            description:
+              'The best relevance is below recall.decision.min_relevance; nothing was removed.',
+          }),
+        rerank: z
+          .object({ state: z.literal('skipped'), reason: z.string() })
+          .optional()
+          .meta({
+            description: 'Legacy reranking was asked for while decision recall was selected.',
+          }),
+      })
+      .meta({ description: 'What the decision stage (§5.1) did; `off` when it did not run.' }),
     timings_ms: z.record(z.string(), z.number()),
   })
   .meta({ id: 'RecallResponse' });

@@ -53,7 +53,7 @@ export async function rerankCandidates<T extends ScoredCandidate>(
 }
 
 /** For each id that is a conversation turn: the bodies of the turns within `window`, nearest first. */
-function nearbyTexts(
+export function nearbyTexts(
   ids: readonly string[],
   positions: readonly SessionTurn[],
   window: number,
