@@ -8,6 +8,7 @@ import type { Config, ConfigInput } from './config/schema.js';
 import { type Logger, stderrLogger } from './domain/log.js';
 import type { ModelSpec } from './domain/models.js';
 import type { WriteObserver } from './domain/observers.js';
+import { keywordTerms } from './domain/text.js';
 import { DormantRecall } from './dormant/dormant-recall.js';
 import type { Embedder } from './embed/embedder.js';
 import { buildEmbedder, configuredSpec } from './embed/providers.js';
@@ -18,11 +19,19 @@ import type { JobWorker } from './jobs/worker.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { ModelEmbedders } from './models/embedders.js';
 import { VectorSupply } from './models/supply.js';
+import type { Channel } from './retrieval/channels/channel.js';
 import { graphLimits } from './retrieval/channels/graph.js';
 import { configuredChannels } from './retrieval/channels/registry.js';
 import type { DecisionAdapter } from './retrieval/decision/adapter.js';
 import { decisionAdapter } from './retrieval/decision/adapters.js';
 import { DecisionRecallStage } from './retrieval/decision/decision-stage.js';
+import { DocsIndex } from './retrieval/decision/docs-index.js';
+import {
+  type CandidateSource,
+  DocsSource,
+  GraphSource,
+  SessionsSource,
+} from './retrieval/decision/sources.js';
 import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
 import { objectArg, optionsArg } from './service/args.js';
@@ -39,6 +48,7 @@ import { type MemoryWrites, memoryWrites } from './service/memory-writes.js';
 import { type ModelsFacade, modelsFacade } from './service/models.js';
 import { once } from './service/once.js';
 import { type RecallFacade, recallFacade } from './service/recall.js';
+import { type SessionsFacade, sessionsFacade } from './service/sessions.js';
 import { type TransitionsFacade, transitionsFacade } from './service/transitions.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
@@ -72,6 +82,7 @@ export type Engram = MemoryWrites &
   GraphFacade &
   DormantFacade &
   JobsFacade &
+  SessionsFacade &
   TransitionsFacade & {
     /** The validated configuration the service runs with. */
     readonly config: Config;
@@ -96,6 +107,30 @@ export interface EngramParts {
   dormantRelevance?: RelevanceScorer | null;
   /** The decision adapter (§5.1); none leaves the decision stage off. */
   decision?: DecisionAdapter | null;
+}
+
+/** The candidate sources of the decision stage (§5.3) that this store and process can offer. */
+function decisionSources(ctx: ServiceContext, channels: readonly Channel[]): CandidateSource[] {
+  const { store } = ctx;
+  const sources: CandidateSource[] = [new DocsSource(() => DocsIndex.load())];
+  const graph = channels.find((c) => c.name === 'graph');
+  if (graph) sources.push(new GraphSource(graph, (space, ids) => store.getItems(space, ids)));
+  const sessions = store.sessions;
+  if (sessions)
+    sources.push(
+      new SessionsSource(async (space, query, limit) =>
+        (await sessions.searchSessions(space, keywordTerms(query), { limit })).map((h) => ({
+          session_id: h.session_id,
+          turn_index: h.turn_index,
+          role: h.role,
+          text: h.text,
+          agent: h.session.agent,
+          title: h.session.title,
+          started_at: h.session.started_at,
+        })),
+      ),
+    );
+  return sources;
 }
 
 /** Loads configuration, opens the store and returns the engram service. */
@@ -223,7 +258,12 @@ export function assembleEngram(parts: EngramParts): Engram {
       channels,
       relevance,
       observers: [dormant],
-      decision: new DecisionRecallStage(parts.decision ?? null, config.recall.decision, log),
+      decision: new DecisionRecallStage(
+        parts.decision ?? null,
+        config.recall.decision,
+        log,
+        decisionSources(ctx, channels),
+      ),
     }),
     ...modelsFacade(ctx),
     ...transitionsFacade(ctx),
@@ -236,6 +276,7 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...graphFacade(graph.api),
     ...dormantFacade(dormant),
     ...jobsFacade(ctx, jobs),
+    ...sessionsFacade(ctx),
     addWriteObserver: (observer) => ctx.bus.add(objectArg(observer, 'observer')),
     async close(given) {
       const options = optionsArg(given);

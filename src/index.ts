@@ -27,6 +27,21 @@ export {
 } from './domain/graph.js';
 export type { ListRequest, RecallRequest, RememberInput, ReviseInput } from './domain/input.js';
 export { type Logger, silentLogger, stderrLogger } from './domain/log.js';
+export {
+  type Session,
+  type SessionHit,
+  type SessionImportResult,
+  type SessionInput,
+  type SessionListRequest,
+  type SessionPage,
+  type SessionPurge,
+  type SessionSearchRequest,
+  type SessionSource,
+  type SessionSummary,
+  type Turn,
+  TURN_ROLES,
+  type TurnRole,
+} from './domain/sessions.js';
 export type {
   BatchResult,
   ChannelName,
@@ -72,12 +87,20 @@ export type { Anchor, ClusterSuggestion, HubEntry, HubReport } from './graph/hub
 export type { RebuildReport } from './graph/maintainer.js';
 export type { ChangeOptions } from './service/context.js';
 export type { ServiceHealth, ServiceStatus } from './service/models.js';
+export type { SessionImportOptions, SessionSearchResult } from './service/sessions.js';
 export { DORMANT_KINDS } from './store/dormant/profile.js';
 export {
   DORMANT_FEEDBACK,
   type DormantFeedback,
   type DormantStore,
 } from './store/dormant-store.js';
+export {
+  type ParsedTranscript,
+  parseTranscript,
+  TRANSCRIPT_FORMATS,
+  type TranscriptFormat,
+  type TranscriptOptions,
+} from './transfer/transcripts.js';
 export {
   exportLines,
   importLines,

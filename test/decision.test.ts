@@ -169,3 +169,90 @@ describe('decision recall with the OpenAI-compatible stand-in chat server', () =
     expect(same(e)).toEqual(same(await ordinary(engram, 'staging database')));
   });
 });
+
+describe('decision sources (§5.3)', () => {
+  it('docs: adds sections of engram documentation, labelled, only when the stage applies', async () => {
+    const engram = await seeded({ adapter: 'alignment', sources: { graph: 0, docs: 3 } });
+    const query = 'how do I move the store to another embedding model and roll back';
+    const r = await engram.recall({ query, k: 10 });
+    const docs = r.hits.filter((h) => h.source?.type === 'docs');
+    expect(docs.length).toBeGreaterThan(0);
+    expect(docs.length).toBeLessThanOrEqual(3);
+    for (const d of docs) {
+      expect(d.id).toMatch(/^docs:/);
+      expect(d.source).toMatchObject({ type: 'docs', pointer: expect.any(String) });
+    }
+    expect(r.hits.map((h) => h.source?.type === 'docs' && h.source.pointer)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/models/)]),
+    );
+    // Not in ordinary recall, nor in a fallback; and no memory was touched by them.
+    const off = await engram.recall({ query, k: 10, decision: 'off' });
+    expect(off.hits.some((h) => h.source)).toBe(false);
+    const none = await seeded({ adapter: 'alignment', sources: { graph: 0, docs: 0 } });
+    expect((await none.recall({ query, k: 10 })).hits.some((h) => h.source)).toBe(false);
+  });
+
+  it('sessions: adds matching turns of past sessions, labelled, and never turns them into memories', async () => {
+    const engram = await seeded({
+      adapter: 'alignment',
+      sources: { graph: 0, docs: 0, sessions: 2 },
+    });
+    const [stored] = await engram.importSessions([
+      {
+        id: 'chat-1',
+        agent: 'helper',
+        turns: [
+          { role: 'user', text: 'Remind me which harbour the ferry Marigold leaves from.' },
+          { role: 'assistant', text: 'The ferry Marigold leaves from the north harbour at dawn.' },
+        ],
+      },
+    ]);
+    expect(stored).toMatchObject({ ok: true });
+    const r = await engram.recall({ query: 'ferry Marigold harbour', k: 5 });
+    const turns = r.hits.filter((h) => h.source?.type === 'session');
+    expect(turns.length).toBeGreaterThan(0);
+    expect(turns[0]!.source).toMatchObject({
+      type: 'session',
+      session_id: 'chat-1',
+      agent: 'helper',
+    });
+    // Ordinary recall never returns turns; the session created no memory.
+    const plain = await engram.recall({ query: 'ferry Marigold harbour', k: 5, decision: 'off' });
+    expect(plain.hits.some((h) => h.body.includes('Marigold'))).toBe(false);
+    expect((await engram.list({ limit: 50 })).items).toHaveLength(NOTES.length);
+  });
+
+  it('graph: adds memory items tied to the query entities that the pool lacks (judged by the stand-in)', async () => {
+    const server = await startOpenAiStandIn();
+    servers.push(server);
+    const engram = testEngram({
+      config: {
+        recall: {
+          decision: {
+            adapter: 'openai-compatible',
+            pool: 1,
+            openai: { base_url: server.url, model: 'judge' },
+            sources: { graph: 3, docs: 0 },
+          },
+        },
+        // Extraction inline, so the graph is complete when the writes return.
+        graph: { worker: false },
+      },
+    });
+    await engram.rememberMany(
+      [
+        'Alice Johnson leads Project Phoenix.',
+        'Project Phoenix ships the billing rewrite in March.',
+        'Bob Smith joined Project Phoenix from the data team.',
+        'The Phoenix team meets on Tuesdays with Alice Johnson.',
+        'Unrelated: the office plants need water.',
+      ].map((body) => ({ body })),
+    );
+    const r = await engram.recall({ query: 'Who leads Project Phoenix?', k: 1 });
+    expect(r.decision).toMatchObject({ state: 'applied' });
+    const chats = server.requests.filter((q) => q.path.endsWith('/chat/completions'));
+    // The pool of one, plus what the graph source added.
+    expect(chats.length).toBeGreaterThan(1);
+    expect(chats.length).toBeLessThanOrEqual(4);
+  });
+});

@@ -124,6 +124,11 @@ const METHODS: Record<string, Param[]> = {
   itemFailures: [optObj()],
   retryItemFailures: [optObj()],
   runJobHere: [obj(() => ({ kind: 'vectors.backfill' })), fn()],
+  importSessions: [arr(() => []), optObj()],
+  getSession: [str(() => 'no-such-session'), optObj()],
+  listSessions: [optObj()],
+  searchSessions: [obj(() => ({ query: 'memory' }))],
+  purgeSession: [str(() => 'no-such-session'), optObj()],
   addWriteObserver: [obj(() => ({}))],
   close: [optObj()],
 };

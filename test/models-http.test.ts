@@ -39,14 +39,14 @@ describe('HTTP model routes', () => {
     const { s, as } = await service();
     const { engram } = s.service;
 
-    // A fresh store publishes the configured model on its first use of vectors.
+    // A fresh store publishes the configured model when its models are first asked for.
     const fresh = await s.request('GET', '/v1/models', as);
     expect(fresh.status, fresh.text).toBe(200);
-    expect(ModelsStatusSchema.parse(fresh.body)).toEqual({
-      published: null,
+    expect(ModelsStatusSchema.parse(fresh.body)).toMatchObject({
+      published: { id: STATIC_MODEL_ID, role: 'published', vectors: 0 },
       target: null,
       standby: [],
-      configured: { model_id: STATIC_MODEL_ID, published: false },
+      configured: { model_id: STATIC_MODEL_ID, published: true },
     });
     await engram.rememberMany(BODIES.map((body) => ({ body })));
     const first = ModelsStatusSchema.parse((await s.request('GET', '/v1/models', as)).body);

@@ -119,9 +119,7 @@ const judgeSchema = z
 const decisionSchema = z
   .strictObject({
     /** The adapter that judges; `none` leaves the stage off (responses as ordinary recall). */
-    adapter: z
-      .enum(['none', 'alignment', 'cross-encoder', 'openai-compatible'])
-      .default('none'),
+    adapter: z.enum(['none', 'alignment', 'cross-encoder', 'openai-compatible']).default('none'),
     /** Candidates of the ordinary order judged (at least k). */
     pool: z.number().int().min(1).max(200).default(30),
     /** The one deadline of the whole judgment; past it the ordinary hits return (fell_back). */
@@ -130,15 +128,26 @@ const decisionSchema = z
     min_relevance: unit(0.5),
     /** Conversation turns on each side of a turn that the judge reads as its context. */
     context_window: z.number().int().min(0).max(50).default(2),
+    /**
+     * Candidates each source (§5.3) adds to the judged pool at most; 0 turns a source off. All off
+     * by default: on LoCoMo neither graph nor docs improved answers (bench/results/decision-*.md).
+     */
+    sources: z
+      .strictObject({
+        /** Memory items tied to the query's entities that the pool lacks. */
+        graph: z.number().int().min(0).max(50).default(0),
+        /** Sections of engram's own documentation and CLI reference. */
+        docs: z.number().int().min(0).max(50).default(0),
+        /** Excerpts of past sessions, labelled with their session. */
+        sessions: z.number().int().min(0).max(50).default(0),
+      })
+      .prefault({}),
     openai: judgeSchema,
   })
-  .refine(
-    (d) => d.adapter !== 'openai-compatible' || (d.openai.base_url && d.openai.model),
-    {
-      message: 'base_url and model are required when the adapter is openai-compatible',
-      path: ['openai'],
-    },
-  )
+  .refine((d) => d.adapter !== 'openai-compatible' || (d.openai.base_url && d.openai.model), {
+    message: 'base_url and model are required when the adapter is openai-compatible',
+    path: ['openai'],
+  })
   .prefault({});
 
 /** Recall (§3): pool sizes, fusion, weights, boosts, session context, the time channel, rerank. */

@@ -166,6 +166,15 @@ const limitsSchema = z
     max_tag_chars: z.number().int().min(1).max(1_000).default(64),
     max_query_chars: z.number().int().min(1).max(100_000).default(4_000),
     max_batch_items: z.number().int().min(1).max(1_000_000).default(1_000),
+    /** Turns one stored session (§1.4) may hold at most. */
+    max_session_turns: z.number().int().min(1).max(1_000_000).default(10_000),
+    /** Bytes of one session turn's text at most (UTF-8). */
+    max_turn_bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(16 * 1024 * 1024)
+      .default(64 * 1024),
   })
   .prefault({});
 

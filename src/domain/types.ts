@@ -158,6 +158,16 @@ export interface HitChannels extends Partial<Record<ChannelName, number>> {
   graph_path?: string[];
 }
 
+/**
+ * Where a hit added by a candidate source of the decision stage (§5.3) came from: a memory item the
+ * graph source found, a section of engram's own documentation, or an excerpt of a past session.
+ * Docs and session hits are not memory items: their id names the section or the turn.
+ */
+export type HitSource =
+  | { type: 'graph' }
+  | { type: 'docs'; document: string; section: string; pointer: string }
+  | { type: 'session'; session_id: string; turn_index: number; role: string; agent: string | null };
+
 /** One recall hit (§3.5). */
 export interface RecallHit {
   id: string;
@@ -171,6 +181,8 @@ export interface RecallHit {
   status: Status;
   importance: number;
   updated_at: string;
+  /** Set on a hit a candidate source added to an applied decision stage (§5.3). */
+  source?: HitSource;
 }
 
 /** A channel that did not contribute, and why (§3.4). */

@@ -93,6 +93,7 @@ async function recall(deps: RecallDeps, plan: RecallPlan): Promise<RecallRespons
     pool: poolSize(plan.k, deps.config.recall),
     sessions: new SessionLookup(deps.store, plan.filter),
     timings: {},
+    started,
   };
   const found = await runChannels(deps, run, started);
   let lists = found.lists;
@@ -223,9 +224,11 @@ async function recordAccess(
   now: number,
 ): Promise<void> {
   try {
+    // Documentation sections and session excerpts (decision sources) are not memory items.
+    const memories = hits.filter((h) => h.source?.type !== 'docs' && h.source?.type !== 'session');
     await deps.store.recordAccess(
       space,
-      hits.map((h) => h.id),
+      memories.map((h) => h.id),
       now,
     );
   } catch (err) {

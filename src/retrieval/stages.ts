@@ -33,6 +33,8 @@ export interface RecallRun {
   readonly sessions: SessionLookup;
   /** Milliseconds per stage, returned as `timings_ms`; a stage adds its own key. */
   readonly timings: Record<string, number>;
+  /** When the recall started (`performance.now()`): the decision deadline counts from it. */
+  readonly started?: number;
 }
 
 /** A fused candidate with its item, on its way to becoming a hit. */

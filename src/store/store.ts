@@ -18,6 +18,7 @@ import type { GraphStore } from './graph-store.js';
 import type { JobStore } from './job-store.js';
 import type { LifecycleRecord, LifecycleStore } from './lifecycle-store.js';
 import type { ModelStore } from './model-store.js';
+import type { SessionExportRecord, SessionStore } from './session-store.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
 export interface StoreCapabilities {
@@ -207,6 +208,8 @@ export interface SnapshotView {
   dormantEvents(space: string | null): AsyncIterable<DormantEventRecord>;
   /** Dormant-recall state rows by item id; none before their table exists. */
   dormantStates(space: string | null): AsyncIterable<DormantStateRecord>;
+  /** Sessions, then the audit rows of purged ones, in `SessionStore.exportSessions`'s order. */
+  sessions(space: string | null): AsyncIterable<SessionExportRecord>;
 }
 
 /** The persistence contract every backend implements. */
@@ -295,5 +298,7 @@ export interface Store {
   readonly jobs?: JobStore;
   /** Embedding models and their transitions (§8); absent where a backend lacks them. */
   readonly models?: ModelStore;
+  /** Past conversations, searched as conversations (§1.4); absent where a backend lacks them. */
+  readonly sessions?: SessionStore;
   close(): Promise<void>;
 }

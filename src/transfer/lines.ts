@@ -1,8 +1,9 @@
 /**
  * The lines of engram's JSONL export (§12), as a whole: the header, the order a snapshot is
- * written in (items, relations, lifecycle state, dormant-recall telemetry: what a line refers to
- * comes first), and the decoding of any line by its `type`. Each line type's shape, encoding
- * and validation live in records.ts, lifecycle-records.ts and dormant-records.ts.
+ * written in (items, relations, lifecycle state, dormant-recall telemetry, sessions: what a line
+ * refers to comes first), and the decoding of any line by its `type`. Each line type's shape,
+ * encoding and validation live in records.ts, lifecycle-records.ts, dormant-records.ts and
+ * session-records.ts.
  */
 import { EngramError } from '../domain/errors.js';
 import type { ItemExport, RelationRecord } from '../domain/records.js';
@@ -21,6 +22,12 @@ import {
   parseLifecycleLine,
 } from './lifecycle-records.js';
 import { itemToLine, parseItemLine, parseRelationLine, relationToLine } from './records.js';
+import {
+  parseSessionLine,
+  SESSION_LINE_TYPES,
+  type SessionLine,
+  sessionToLine,
+} from './session-records.js';
 
 /** Format tag of the export header. */
 export const EXPORT_FORMAT = 'engram-export';
@@ -48,6 +55,7 @@ export async function* snapshotLines(
   for await (const record of view.lifecycle(space)) yield lifecycleToLine(record);
   for await (const event of view.dormantEvents(space)) yield dormantEventToLine(event);
   for await (const state of view.dormantStates(space)) yield dormantStateToLine(state);
+  for await (const record of view.sessions(space)) yield sessionToLine(record);
 }
 
 /** One decoded line, with its line number: a record to import, a plain memory, or the header. */
@@ -57,6 +65,7 @@ export type ParsedLine =
   | { line: number; kind: 'relation'; value: RelationRecord }
   | { line: number; kind: 'skip' }
   | ({ line: number } & DormantLine)
+  | ({ line: number } & SessionLine)
   | ({ line: number } & LifecycleLine);
 
 /** Decodes and validates one line; a bad line throws INVALID_INPUT naming the field. */
@@ -68,10 +77,11 @@ export function parseLine(text: string, line: number): ParsedLine {
   if (type === 'relation') return { line, kind: 'relation', value: parseRelationLine(value) };
   if (DORMANT_LINE_TYPES.includes(type as never)) return { line, ...parseDormantLine(value) };
   if (LIFECYCLE_LINE_TYPES.includes(type as never)) return { line, ...parseLifecycleLine(value) };
+  if (SESSION_LINE_TYPES.includes(type as never)) return { line, ...parseSessionLine(value) };
   if (type !== undefined && type !== 'memory')
     throw new EngramError('INVALID_INPUT', `type: unknown line type ${JSON.stringify(type)}`, {
       field: 'type',
-      rule: `item, relation, ${[...LIFECYCLE_LINE_TYPES, ...DORMANT_LINE_TYPES].join(', ')}, memory or the export header`,
+      rule: `item, relation, ${[...LIFECYCLE_LINE_TYPES, ...DORMANT_LINE_TYPES, ...SESSION_LINE_TYPES].join(', ')}, memory or the export header`,
     });
   const { type: _t, ...rest } = value;
   return { line, kind: 'memory', value: rest };

@@ -1,8 +1,8 @@
 /**
  * JSONL export and import (§2, §12). Export writes the lines of one store snapshot (lines.ts: a
  * header, one line per item with its versions, status events and vectors, one per relation, then
- * the lines of the capabilities: lifecycle state, dormant-recall telemetry): lossless, so a store
- * can move between backends. Import takes those lines, or plain memory lines (`{"body": ...}`),
+ * the lines of the capabilities: lifecycle state, dormant-recall telemetry, sessions): lossless,
+ * so a store can move between backends. Import takes those lines, or plain memory lines (`{"body": ...}`),
  * idempotently: a re-run creates nothing new. Each bad line fails alone, reported with its line
  * number.
  */
@@ -20,6 +20,12 @@ import {
 } from './lifecycle-records.js';
 import { type ParsedLine, parseLine, snapshotLines } from './lines.js';
 import { pulled } from './pull.js';
+import {
+  importSessionLines,
+  SESSION_LINE_TYPES,
+  type SessionLine,
+  sessionLineSpace,
+} from './session-records.js';
 
 /** What export and import need of the engram service (the composed Engram satisfies it). */
 export interface TransferTarget {
@@ -151,12 +157,17 @@ function lineSpace(p: ParsedLine): unknown {
   if (p.kind === 'relation') return p.value.space;
   if (p.kind === 'dormant_event' || p.kind === 'dormant_state') return p.value.space;
   if (isLifecycle(p)) return lifecycleLineSpace(p);
+  if (isSession(p)) return sessionLineSpace(p);
   if (p.kind === 'memory') return (p.value as { space?: unknown }).space;
   return undefined;
 }
 
 function isLifecycle(p: ParsedLine): p is Extract<ParsedLine, { kind: LifecycleLine['kind'] }> {
   return LIFECYCLE_LINE_TYPES.includes(p.kind as never);
+}
+
+function isSession(p: ParsedLine): p is Extract<ParsedLine, { kind: SessionLine['kind'] }> {
+  return SESSION_LINE_TYPES.includes(p.kind as never);
 }
 
 function confined(p: ParsedLine, options: ImportOptions): ParsedLine {
@@ -227,7 +238,29 @@ async function writeBatch(
     }
   }
   results.push(...(await writeLifecycle(service, batch.filter(isLifecycle))));
+  results.push(...(await writeSessions(service, batch.filter(isSession))));
   return results;
+}
+
+/**
+ * Writes a batch's session lines in one transaction; a session whose id was purged in its space
+ * stays out (`skipped`). A failed transaction fails only these lines.
+ */
+async function writeSessions(
+  service: TransferTarget,
+  lines: readonly Extract<ParsedLine, { kind: SessionLine['kind'] }>[],
+): Promise<LineResult[]> {
+  if (lines.length === 0) return [];
+  try {
+    const outcomes = await importSessionLines(service.storeForTransfer, lines);
+    return outcomes.map((o, i) => ({
+      line: lines[i]!.line,
+      status: o === 'purged' ? 'skipped' : o,
+      id: lines[i]!.value.id,
+    }));
+  } catch (err) {
+    return lines.map((p) => errorResult(p.line, err));
+  }
 }
 
 /**

@@ -131,7 +131,7 @@ async function importFile(
 const exportCommand: CommandSpec<[string | undefined], { allSpaces?: boolean }> = {
   name: 'export [file]',
   description:
-    'export items, versions, status events, vectors, relations, lifecycle and dormant-recall state as JSONL (stdout by default)',
+    'export items, versions, status events, vectors, relations, lifecycle and dormant-recall state, sessions as JSONL (stdout by default)',
   options: [
     {
       flags: '--all-spaces',

@@ -66,7 +66,7 @@ export function recallTable(result: RecallResponse): string {
       ...(time ? [h.channels.time ?? '-'] : []),
       h.id,
       h.kind,
-      shorten(h.title ? `${h.title}: ${h.body}` : h.body, bodyWidth),
+      shorten(`${sourceLabel(h)}${h.title ? `${h.title}: ${h.body}` : h.body}`, bodyWidth),
     ]),
   );
   const notes = result.degraded.map((d) => `degraded: ${d.channel} channel (${d.reason})`);
@@ -77,6 +77,20 @@ export function recallTable(result: RecallResponse): string {
     ...(decision ? [decision] : []),
     `(${result.timings_ms.total ?? 0} ms)`,
   ].join('\n');
+}
+
+/** The label of a hit a decision source added: docs and sessions are not memories. */
+function sourceLabel(h: RecallResponse['hits'][number]): string {
+  switch (h.source?.type) {
+    case undefined:
+      return '';
+    case 'graph':
+      return '[graph source] ';
+    case 'docs':
+      return `[docs: ${h.source.pointer}] `;
+    case 'session':
+      return `[session ${h.source.session_id} turn ${h.source.turn_index}] `;
+  }
 }
 
 /** What the decision stage did, in one line; nothing while it is off. */

@@ -14,6 +14,7 @@ import { JOBS_COMMANDS } from './jobs-commands.js';
 import { LIFECYCLE_COMMANDS } from './lifecycle-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
 import { SERVICE_COMMANDS } from './service-commands.js';
+import { SESSION_COMMANDS } from './session-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 
 /** Every command, in the order `engram --help` lists them. */
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...SERVICE_COMMANDS,
   ...JOBS_COMMANDS,
   ...DORMANT_COMMANDS,
+  ...SESSION_COMMANDS,
 ];
 
 /** Builds the whole command tree. */

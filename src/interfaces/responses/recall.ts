@@ -25,16 +25,35 @@ const HitSchema = z.object({
   title: z.string().nullable(),
   body: z.string(),
   score: z.number(),
-  relevance: z
-    .number()
-    .optional()
-    .meta({
-      description: 'Absolute relevance in 0..1, on every hit of an applied decision stage.',
-    }),
+  relevance: z.number().optional().meta({
+    description: 'Absolute relevance in 0..1, on every hit of an applied decision stage.',
+  }),
   channels: ChannelsSchema,
   status: z.enum(STATUSES),
   importance: z.number(),
   updated_at: iso,
+  source: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('graph') }),
+      z.object({
+        type: z.literal('docs'),
+        document: z.string(),
+        section: z.string(),
+        pointer: z.string(),
+      }),
+      z.object({
+        type: z.literal('session'),
+        session_id: z.string(),
+        turn_index: z.number().int(),
+        role: z.string(),
+        agent: z.string().nullable(),
+      }),
+    ])
+    .optional()
+    .meta({
+      description:
+        'Set on a hit a decision source added (§5.3): a memory item the graph source found, a section of engram documentation (not a memory), or a past session turn (not a memory).',
+    }),
 });
 
 /** The recall envelope: hits, degraded channels with reasons, the decision stage and timings. */
@@ -45,21 +64,15 @@ export const RecallResponseSchema = z
     decision: z
       .object({
         state: z.enum(['applied', 'fell_back', 'skipped', 'off']),
-        reason: z
-          .string()
-          .optional()
-          .meta({
-            description:
-              'Why it fell back: adapter_unregistered, unsupported_capabilities, adapter_error, deadline_expired, missing_credentials.',
-          }),
+        reason: z.string().optional().meta({
+          description:
+            'Why it fell back: adapter_unregistered, unsupported_capabilities, adapter_error, deadline_expired, missing_credentials.',
+        }),
         adapter: z.string().optional(),
-        low_confidence: z
-          .boolean()
-          .optional()
-          .meta({
-            description:
-              'The best relevance is below recall.decision.min_relevance; nothing was removed.',
-          }),
+        low_confidence: z.boolean().optional().meta({
+          description:
+            'The best relevance is below recall.decision.min_relevance; nothing was removed.',
+        }),
         rerank: z
           .object({ state: z.literal('skipped'), reason: z.string() })
           .optional()

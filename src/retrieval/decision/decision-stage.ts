@@ -14,6 +14,7 @@ import type { RelevanceDocument } from '../rerank/relevance.js';
 import { nearbyTexts } from '../rerank/rerank-stage.js';
 import { type DecisionStage, type RecallPlan, type RecallRun, roundMs } from '../stages.js';
 import { type DecisionAdapter, DecisionError, type FallbackReason } from './adapter.js';
+import type { CandidateSource } from './sources.js';
 
 type Settings = Config['recall']['decision'];
 
@@ -28,6 +29,8 @@ export class DecisionRecallStage implements DecisionStage {
     private readonly adapter: DecisionAdapter | null,
     private readonly settings: Settings,
     private readonly log: Logger,
+    /** Candidate sources (§5.3); each adds at most its configured count. */
+    private readonly sources: readonly CandidateSource[] = [],
   ) {}
 
   /** Whether a recall asks for the stage: configured on unless the caller says off, or asked on. */
@@ -58,12 +61,20 @@ export class DecisionRecallStage implements DecisionStage {
     if (!this.adapter) return fallBack('adapter_unregistered', 'no decision adapter is configured');
     const unavailable = this.adapter.unavailable();
     if (unavailable) return fallBack(unavailable.reason, unavailable.message);
-    const pool = hits.slice(0, Math.max(k, this.settings.pool));
-    if (pool.length === 0) return { hits: [], decision: this.decision({ state: 'applied' }) };
     const t = performance.now();
+    const pool = [
+      ...hits.slice(0, Math.max(k, this.settings.pool)),
+      ...(await this.gather(run, hits)),
+    ];
+    if (pool.length === 0) return { hits: [], decision: this.decision({ state: 'applied' }) };
     let scores: number[];
     try {
-      scores = await this.judgeWithin(run, pool);
+      // One deadline for the whole search: it counts from the recall's start.
+      scores = await this.judgeWithin(
+        run,
+        pool,
+        this.settings.deadline_ms - (performance.now() - (run.started ?? t)),
+      );
     } catch (err) {
       if (err instanceof DecisionError) return fallBack(err.reason, err.message);
       return fallBack('adapter_error', err instanceof Error ? err.message : String(err));
@@ -88,26 +99,72 @@ export class DecisionRecallStage implements DecisionStage {
     };
   }
 
+  /**
+   * What the sources add (deduplicated, in source order), within a third of the deadline: a
+   * source that fails or is late is skipped and logged; the search goes on.
+   */
+  private async gather(run: RecallRun, hits: readonly RecallHit[]): Promise<RecallHit[]> {
+    const wanted = this.sources.filter((s) => this.settings.sources[s.name] > 0);
+    if (wanted.length === 0) return [];
+    const seen = new Set(hits.map((h) => h.id));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), Math.max(1, this.settings.deadline_ms / 3));
+    });
+    const request = { query: run.plan.query, filter: run.plan.filter, pool: seen };
+    const settled = await Promise.all(
+      wanted.map(async (source) => {
+        const limit = this.settings.sources[source.name];
+        try {
+          const found = await Promise.race([source.gather({ ...request, limit }), late]);
+          if (found === 'late') throw new Error('no answer within a third of the deadline');
+          return found.slice(0, limit);
+        } catch (err) {
+          this.log.info('a decision source was skipped', {
+            source: source.name,
+            error: String(err),
+          });
+          return [];
+        }
+      }),
+    );
+    clearTimeout(timer);
+    const added: RecallHit[] = [];
+    for (const hit of settled.flat())
+      if (!seen.has(hit.id)) {
+        seen.add(hit.id);
+        added.push(hit);
+      }
+    return added;
+  }
+
   private decision(base: Decision): Decision {
     return { ...base, adapter: this.adapter?.name ?? this.settings.adapter };
   }
 
   /** Every score, or a rejection: late, failed or malformed judgments never return partially. */
-  private async judgeWithin(run: RecallRun, pool: RecallHit[]): Promise<number[]> {
+  private async judgeWithin(
+    run: RecallRun,
+    pool: RecallHit[],
+    deadlineMs: number,
+  ): Promise<number[]> {
     const adapter = this.adapter!;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        // Rejected before the abort, so the race reports the deadline, not the aborted requests.
-        reject(
-          new DecisionError(
-            'deadline_expired',
-            `no judgment within ${this.settings.deadline_ms} ms`,
-          ),
-        );
-        controller.abort();
-      }, this.settings.deadline_ms);
+      timer = setTimeout(
+        () => {
+          // Rejected before the abort, so the race reports the deadline, not the aborted requests.
+          reject(
+            new DecisionError(
+              'deadline_expired',
+              `no judgment within ${this.settings.deadline_ms} ms`,
+            ),
+          );
+          controller.abort();
+        },
+        Math.max(0, deadlineMs),
+      );
     });
     try {
       const documents = await this.documents(run, pool);

@@ -12,6 +12,7 @@ import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
 import { PG_MODEL_TRANSITION_SQL } from './model-schema.js';
+import { PG_SESSIONS_SCHEMA_SQL } from './session-schema.js';
 
 /** One schema step. */
 export interface PgMigration {
@@ -158,6 +159,11 @@ CREATE TABLE leases (
     version: 5,
     name: 'model transitions: vectors stamped with the item version, model specs and the target',
     sql: PG_MODEL_TRANSITION_SQL,
+  },
+  {
+    version: 6,
+    name: 'sessions: past conversations, their turns and full-text index, purge audit rows',
+    sql: PG_SESSIONS_SCHEMA_SQL,
   },
 ];
 

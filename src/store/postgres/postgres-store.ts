@@ -41,6 +41,7 @@ import { PgModelStore } from './model-store.js';
 import * as models from './published-model.js';
 import { purge, type PurgeAudit } from './purge.js';
 import * as searches from './searches.js';
+import { PgSessionStore } from './session-store.js';
 import {
   createStoreContext,
   type PgStoreContext,
@@ -74,6 +75,8 @@ export class PostgresStore implements Store {
   readonly jobs: PgJobStore;
   /** Embedding models and their transitions (§8). */
   readonly models: PgModelStore;
+  /** Past conversations, searched turn by turn (§1.4). */
+  readonly sessions: PgSessionStore;
   private readonly ctx: PgStoreContext;
   private readonly leases: LeaseRows;
 
@@ -85,6 +88,7 @@ export class PostgresStore implements Store {
     this.graph = new PgGraphStore(this.ctx.db);
     this.lifecycle = new PgLifecycleStore(this.ctx.db);
     this.jobs = new PgJobStore(this.ctx.db);
+    this.sessions = new PgSessionStore(this.ctx.db);
     this.models = new PgModelStore(this.ctx.db, async (model, dimension) => {
       const [row] = await this.ctx.db.query<{ n: string }>(
         'SELECT count(*) AS n FROM vectors WHERE model = $1 AND embedding IS NOT NULL',

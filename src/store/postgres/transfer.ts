@@ -32,6 +32,7 @@ import {
   relationFromRow,
   versionFromRow,
 } from './rows.js';
+import { exportSessionRows } from './session-store.js';
 import {
   assertStorableItem,
   insertEvents,
@@ -159,6 +160,7 @@ function snapshotView(q: Queryable, at: number): SnapshotView {
     lifecycle: (space) => exportLifecycleRows(q, space),
     dormantEvents: (space) => exportDormantEvents(dormant, space),
     dormantStates: (space) => exportDormantStates(dormant, space),
+    sessions: (space) => exportSessionRows(q, space),
   };
 }
 

@@ -6,6 +6,7 @@ import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
 import { MODEL_TRANSITION_SQL } from './model-store.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
+import { SESSIONS_SCHEMA_SQL } from './session-schema.js';
 
 /** One schema step. */
 export interface Migration {
@@ -216,6 +217,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 7,
     name: 'model transitions: vectors stamped with the item version, model specs and the target',
     sql: MODEL_TRANSITION_SQL,
+  },
+  {
+    version: 8,
+    name: 'sessions: past conversations, their turns and full-text index, purge audit rows',
+    sql: SESSIONS_SCHEMA_SQL,
   },
 ];
 

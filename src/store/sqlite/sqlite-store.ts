@@ -48,6 +48,7 @@ import { SqliteModelStore } from './model-store.js';
 import { applyMutation } from './mutate.js';
 import { purge, type PurgeAudit } from './purge.js';
 import type { ItemRow } from './rows.js';
+import { SqliteSessionStore } from './session-store.js';
 import { StoreCore } from './store-core.js';
 import { integrityCheck, stats } from './store-stats.js';
 import * as transfer from './transfer.js';
@@ -86,6 +87,8 @@ export class SqliteStore implements Store {
   readonly jobs: SqliteJobStore;
   /** Embedding models and their transitions (§8). */
   readonly models: SqliteModelStore;
+  /** Past conversations, searched turn by turn (§1.4). */
+  readonly sessions: SqliteSessionStore;
 
   constructor(options: SqliteStoreOptions) {
     const { path } = options;
@@ -108,6 +111,7 @@ export class SqliteStore implements Store {
     this.models = new SqliteModelStore(core, (model, dimension) =>
       this.vectorIndex.flush(model, dimension),
     );
+    this.sessions = new SqliteSessionStore(core);
   }
 
   /** The raw connection, for maintenance tools in this backend's folder only. */

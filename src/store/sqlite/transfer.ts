@@ -32,6 +32,7 @@ import {
   relationFromRow,
   versionFromRow,
 } from './rows.js';
+import { exportSessionRows } from './session-store.js';
 
 /** Rows read per page of an export. */
 const PAGE = 500;
@@ -126,6 +127,7 @@ function snapshotView(read: PageReader, at: number): SnapshotView {
     lifecycle: (space) => exportLifecycleRows(read, space),
     dormantEvents: (space) => exportDormantEvents(dormant, space),
     dormantStates: (space) => exportDormantStates(dormant, space),
+    sessions: (space) => exportSessionRows(read, space),
   };
 }
 
