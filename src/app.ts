@@ -90,6 +90,11 @@ export type Engram = MemoryWrites &
     readonly storeForTransfer: Store;
     /** Registers a module that follows committed writes (e.g. the HTTP backfill worker). */
     addWriteObserver(observer: WriteObserver): void;
+    /**
+     * Resolves once the background work of every write so far has finished in this process (the
+     * knowledge graph's upkeep), so a recall after it never reports `graph_catching_up`.
+     */
+    idle(): Promise<void>;
     /** Waits for background work (bounded), then releases the store and the embedder. */
     close(options?: { drainMs?: number }): Promise<void>;
   };
@@ -278,6 +283,9 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...jobsFacade(ctx, jobs),
     ...sessionsFacade(ctx),
     addWriteObserver: (observer) => ctx.bus.add(objectArg(observer, 'observer')),
+    idle: async () => {
+      await maintainer?.idle();
+    },
     async close(given) {
       const options = optionsArg(given);
       // A worker's running job stops at its next checkpoint and is queued again for later.

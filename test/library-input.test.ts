@@ -141,6 +141,7 @@ const NO_ARGUMENTS = [
   'jobSummary',
   'jobWorker',
   'modelsStatus',
+  'idle',
   'rollbackModel',
   'pruneModels',
 ];

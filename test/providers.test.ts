@@ -34,6 +34,7 @@ describe('configured providers', () => {
     const path = join(MODELS, 'tiny-encoder');
     const engram = testEngram({ dir, config: { embedder: { provider: 'onnx', onnx: { path } } } });
     await engram.rememberMany(NOTES.map((body) => ({ body })));
+    await engram.idle();
     const status = await engram.status();
     expect(status.published_model).toMatchObject({ id: 'onnx:tiny-encoder', dimension: 32 });
     expect(status.store.vectors.pending).toBe(0);
@@ -83,6 +84,7 @@ describe('configured providers', () => {
       },
     });
     await engram.rememberMany(NOTES.map((body) => ({ body })));
+    await engram.idle();
     expect((await engram.status()).published_model).toMatchObject({
       id: 'openai:stand-in',
       dimension: 20,
@@ -127,6 +129,7 @@ describe('configured providers', () => {
       },
     });
     await engram.rememberMany(NOTES.map((body) => ({ body })));
+    await engram.idle();
     const r = await engram.recall({ query: 'quarterly report Friday', k: 2, rerank: true });
     expect(r.degraded).toEqual([]);
     expect(r.hits[0]?.body).toContain('quarterly report');
@@ -145,6 +148,7 @@ describe('configured providers', () => {
     };
     const engram = testEngram({ embedder, config: { recall: { semantic_budget_ms: 1 } } });
     await engram.rememberMany(NOTES.map((body) => ({ body })));
+    await engram.idle();
     hang = true;
     const r = await engram.recall({ query: 'green tea' });
     expect(r.degraded).toContainEqual({ channel: 'vector', reason: 'semantic_budget_exceeded' });

@@ -39,6 +39,7 @@ describe.each(BACKENDS)('the time channel ($name)', (backend) => {
   const engramOn = async (config: ConfigInput = {}) => {
     const engram = testEngram({ config: { ...config, ...backend.fresh() } });
     const results = await engram.rememberMany(MEMORIES);
+    await engram.idle();
     return { engram, ids: results.map((r) => (r.ok ? r.memory.id : '')) };
   };
 

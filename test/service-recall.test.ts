@@ -38,6 +38,8 @@ async function seeded(options: Parameters<typeof testEngram>[0] = {}) {
   const engram = testEngram(options);
   const ids: string[] = [];
   for (const f of FACTS) ids.push((await engram.remember(f)).memory.id);
+  // The graph's upkeep of these writes is done: no recall below sees it catching up.
+  await engram.idle();
   return { engram, ids };
 }
 
