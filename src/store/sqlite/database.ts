@@ -114,6 +114,9 @@ export function openDatabase(options: OpenOptions): { db: SqliteDatabase; schema
     }
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // Deleted and overwritten content is zeroed, so a purge (or a revision) leaves no old text
+    // behind in free pages of the file.
+    db.pragma('secure_delete = ON');
     const schemaVersion = migrate(db);
     return { db, schemaVersion };
   } catch (err) {

@@ -1,6 +1,7 @@
 /**
  * Purge in the SQLite store: removes one item with its versions and vectors for good, invalidates
- * its live relations and leaves an audit row of who purged it and why.
+ * its live relations and leaves an audit row of who purged it and why; then scrubs the file so no
+ * copy of the text is recoverable from it (free pages, full-text segments, the WAL).
  */
 import { notFound } from '../../domain/errors.js';
 import { rowById } from './item-reads.js';
@@ -39,6 +40,20 @@ export async function purge(
       )
       .run(id, space, audit.actor, audit.reason, audit.at);
   });
+  scrub(core);
+}
+
+/**
+ * Leaves no copy of purged text behind: merges the full-text indexes (items, session turns) into
+ * one segment each (dropping the deleted tokens, which older segments still hold; the freed pages
+ * are zeroed by secure_delete), then checkpoints the WAL into the file and truncates it.
+ */
+export function scrub(core: StoreCore): void {
+  core.db.prepare("INSERT INTO items_fts(items_fts) VALUES ('optimize')").run();
+  for (const table of ['session_turns_fts'])
+    if (core.db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table))
+      core.db.prepare(`INSERT INTO ${table}(${table}) VALUES ('optimize')`).run();
+  core.db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** Deletes every vector of the item and records each deletion for the vector mirrors. */

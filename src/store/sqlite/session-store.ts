@@ -24,6 +24,7 @@ import type {
 } from '../session-store.js';
 import type { SqliteDatabase } from './database.js';
 import type { PageReader } from './lifecycle-transfer.js';
+import { scrub } from './purge.js';
 import type { StoreCore } from './store-core.js';
 
 /** Rows read per page of an export. */
@@ -260,6 +261,7 @@ ORDER BY rank, t.pk LIMIT @limit`,
       this.db.prepare('DELETE FROM sessions WHERE pk = ?').run(row.pk);
       insertPurge(this.db, { id, space, ...audit });
     });
+    scrub(this.core);
   }
 
   exportSessions(space: string | null): AsyncIterable<SessionExportRecord> {
