@@ -256,6 +256,7 @@ export function assembleEngram(parts: EngramParts): Engram {
       ctx,
       maintainer && ((items) => maintainer.prefetch(items)),
       writeRelated(ctx, autoRecall),
+      changes,
     ),
     ...reads,
     ...changes,

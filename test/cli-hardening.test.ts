@@ -4,7 +4,7 @@
  * terminal, and import lines that name another space.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -57,10 +57,13 @@ describe('store path whose directory cannot be created', () => {
   it('fails with the store exit code and names the path instead of hanging', async () => {
     const { config } = setup('/proc/forbidden/x.db');
     // Before the fix Node's recursive mkdir looped forever here: the run is killed, code null.
-    const r = await runCli(['--config', config, 'status'], { timeoutMs: 20_000 });
+    // Writing commands, as only they create a store (a reading one stops at "no store at").
+    const r = await runCli(['--config', config, 'remember', 'x'], { timeoutMs: 20_000 });
     expect(r.code, r.stderr).toBe(EXIT_CODES.STORE_UNAVAILABLE);
     expect(r.stderr).toContain('/proc/forbidden');
-    const json = await runCli(['--config', config, '--json', 'list'], { timeoutMs: 20_000 });
+    const json = await runCli(['--config', config, '--json', 'remember', 'y'], {
+      timeoutMs: 20_000,
+    });
     expect(json.code).toBe(6);
     expect(JSON.parse(json.stderr).error).toMatchObject({
       code: 'STORE_UNAVAILABLE',
@@ -71,7 +74,7 @@ describe('store path whose directory cannot be created', () => {
 
 describe('invalid UTF-8', () => {
   it('from stdin is refused with exit 2 and the offset of the bad byte, and nothing is stored', async () => {
-    const { dir, config, cli } = setup();
+    const { dir, config } = setup();
     const bytes = Buffer.concat([
       Buffer.from('hé there '),
       Buffer.from([0xff, 0xfe]),
@@ -91,7 +94,8 @@ describe('invalid UTF-8', () => {
       code: 'INVALID_INPUT',
       details: { field: '(stdin)', rule: 'UTF-8', offset: 3 },
     });
-    expect(await bodies(cli)).toEqual([]);
+    // Refused before the store opens: not even an empty store was created.
+    expect(existsSync(join(dir, 'engram.db'))).toBe(false);
   });
 
   it('in an import file fails that line alone, naming its line and byte offset', async () => {

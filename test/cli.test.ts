@@ -122,6 +122,8 @@ describe('engram CLI (built binary)', () => {
 
   it('maps failures to meaningful exit codes with clear messages', async () => {
     const { cli, dir } = setup();
+    // A reading command needs the store to exist (else exit 6, test/cli-newcomer.test.ts).
+    expect((await cli(['remember', 'the store exists now'])).code).toBe(0);
     const notFound = await cli(['get', '01ZZZZZZZZZZZZZZZZZZZZZZZZ']);
     expect(notFound.code).toBe(3);
     expect(notFound.stderr).toMatch(/not found/);

@@ -2,7 +2,8 @@
  * Vitest global setup: compiles `dist/` and bundles the CLI into `dist/bin/` as `npm run build` does
  * (tests spawn the real built CLI and server), and builds the
  * static embedder's word-vector cache once, before any test process starts, so parallel test files
- * load it instead of racing to build it.
+ * load it instead of racing to build it. Without ENGRAM_TEST_PG_URL it says, once, that the
+ * PostgreSQL tests are skipped and how to run them.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,10 +11,13 @@ import { join } from 'node:path';
 import { bundleCli } from '../scripts/build/bundle-cli.mjs';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import { testCacheDir } from './cache-dir.js';
+import { postgresNotice } from './postgres-notice.js';
 
 const root = join(import.meta.dirname, '..');
 
 export default async function setup(): Promise<void> {
+  const notice = postgresNotice(process.env);
+  if (notice) process.stderr.write(`${notice}\n`);
   buildDist();
   await bundleCli(join(root, 'dist'));
   const cacheDir = testCacheDir();

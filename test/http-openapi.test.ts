@@ -235,8 +235,15 @@ describe('OpenAPI document', () => {
       'time',
       'vector',
     ]);
-    // The library never sets a hit's relevance, and its decision stage reports only its state.
-    expect(hit).not.toHaveProperty('relevance');
-    expect(Object.keys(envelope.decision!.properties as Json)).toEqual(['state']);
+    // An applied decision stage sets each hit's relevance; its envelope says what it did.
+    expect(hit).toHaveProperty('relevance');
+    expect(hit).toHaveProperty('source');
+    expect(Object.keys(envelope.decision!.properties as Json).sort()).toEqual([
+      'adapter',
+      'low_confidence',
+      'reason',
+      'rerank',
+      'state',
+    ]);
   });
 });

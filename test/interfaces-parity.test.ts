@@ -56,6 +56,13 @@ import {
   SupersedeResultSchema,
 } from '../src/interfaces/responses/memories.js';
 import { RecallResponseSchema } from '../src/interfaces/responses/recall.js';
+import {
+  SessionImportResultsSchema,
+  SessionPageSchema,
+  SessionPurgeResultSchema,
+  SessionSchema,
+  SessionSearchResultSchema,
+} from '../src/interfaces/responses/sessions.js';
 import { HealthSchema, StatusSchema } from '../src/interfaces/responses/status.js';
 import { testCacheDir } from './cache-dir.js';
 import {
@@ -123,6 +130,7 @@ describe('recall parity across interfaces', () => {
     });
     await library.prepareModels();
     for (const body of MEMORIES) await library.remember({ body, kind: 'fact' });
+    await library.idle();
 
     const mcpEngram = createEngram({
       configFile: config,
@@ -188,6 +196,17 @@ const LINKED = [
   { kind: 'fact' as const, body: 'Priya works with Alex on the billing service.' },
 ];
 const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+/** A past conversation (§1.4), with provenance keys of its own that every edge must keep. */
+const SESSION = {
+  id: 'conv-billing',
+  agent: 'claude',
+  title: 'Billing database',
+  source: { tool: 'chat-export', original_id: 'c-1', extra: { tags: ['ops'] } },
+  turns: [
+    { role: 'user', text: 'Which database does billing use?', at: '2025-05-02T09:00:00Z' },
+    { role: 'assistant', text: 'Billing runs on PostgreSQL 15.', at: '2025-05-02T09:00:05Z' },
+  ],
+};
 
 /** Ids a scenario acts on: four linked memories and a recorded dormant-recall event. */
 interface Seeded {
@@ -202,6 +221,7 @@ async function seeded(engram: Engram, clock: Clock): Promise<Seeded> {
   const ids = await rememberAll(engram, LINKED);
   await engram.graphRebuild();
   await search(engram, QUERY);
+  await engram.importSessions([SESSION]);
   return { ids, event: (await lastEvent(engram)).id };
 }
 
@@ -322,6 +342,29 @@ function results({ ids, event }: Seeded): ResultRow[] {
       },
     },
     { schema: PurgeResultSchema, http: { method: 'POST', path: `${M}/${d}/purge` } },
+    {
+      schema: SessionImportResultsSchema,
+      http: {
+        method: 'POST',
+        path: `${S}/sessions`,
+        json: { records: [{ ...SESSION, id: 'conv-other' }, { turns: [] }] },
+      },
+    },
+    { schema: SessionPageSchema, http: { method: 'GET', path: `${S}/sessions` } },
+    {
+      schema: SessionSchema,
+      mcp: ['sessions_get', { id: SESSION.id }],
+      http: { method: 'GET', path: `${S}/sessions/${SESSION.id}` },
+    },
+    {
+      schema: SessionSearchResultSchema,
+      mcp: ['sessions_search', { query: 'billing database' }],
+      http: { method: 'POST', path: `${S}/sessions/search`, json: { query: 'billing database' } },
+    },
+    {
+      schema: SessionPurgeResultSchema,
+      http: { method: 'DELETE', path: `${S}/sessions/${SESSION.id}?reason=privacy` },
+    },
     { schema: ModelsStatusSchema, http: { method: 'GET', path: '/v1/models' } },
     {
       schema: UseModelResultSchema,

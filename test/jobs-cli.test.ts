@@ -36,6 +36,8 @@ const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: { code: stri
 describe('engram jobs (built CLI)', () => {
   it('shows an empty activity view, then the job a graph rebuild left, and acts on it', async () => {
     const { cli } = setup();
+    // `jobs` only reads, so the store must exist: `models prepare` creates it, queuing nothing.
+    expect((await cli(['models', 'prepare'])).code).toBe(0);
     const empty = await cli(['--json', 'jobs']);
     expect(empty.code, empty.stderr).toBe(0);
     expect(JobActivitySchema.parse(JSON.parse(empty.stdout))).toEqual({

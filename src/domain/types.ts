@@ -237,7 +237,15 @@ export interface RelatedFields {
 export interface RememberResult extends RelatedFields {
   memory: Memory;
   created: boolean;
+  /**
+   * On an exact duplicate, the options the caller gave that differed and were applied to the
+   * existing memory as changes with history (`area`, `importance`, `tags`, `pinned`).
+   */
+  applied?: DuplicateOption[];
 }
+
+/** An option of `remember` that an exact duplicate can apply to the existing memory. */
+export type DuplicateOption = 'area' | 'importance' | 'tags' | 'pinned';
 
 /** Per-item result of a batch write: a bad item fails alone. */
 export type BatchResult =

@@ -15,6 +15,8 @@ import type { ImportOutcome, ItemDraft } from '../store/store.js';
 import { arrayArg, optionalArrayArg, optionsArg } from './args.js';
 import type { WriteRelated } from './autorecall.js';
 import type { ServiceContext } from './context.js';
+import { applyToDuplicate, givenOptions } from './duplicates.js';
+import type { MemoryChanges } from './memory-changes.js';
 
 export type { BatchResult, RememberResult } from '../domain/types.js';
 
@@ -59,6 +61,8 @@ export function memoryWrites(
   ctx: ServiceContext,
   prefetch?: WritePrefetch,
   related?: WriteRelated,
+  /** Applies a duplicate's differing options to the existing memory (see duplicates.ts). */
+  changes?: Pick<MemoryChanges, 'move' | 'setImportance' | 'tag' | 'pin'>,
 ): MemoryWrites {
   const rememberMany = async (raw: readonly unknown[], given?: BatchOptions) => {
     const inputs = arrayArg(raw, 'items');
@@ -89,7 +93,12 @@ export function memoryWrites(
       const draft = draftItem(fields, space, ctx.now());
       const [result] = await storeDrafts(ctx, [{ index: 0, draft }], 'write', prefetch);
       if (!result?.ok) throw new EngramError('INTERNAL', 'unreachable');
-      const written = { memory: result.memory, created: result.created };
+      let written: RememberResult = { memory: result.memory, created: result.created };
+      const wanted = givenOptions(input, fields);
+      if (!result.created && changes && Object.keys(wanted).length > 0) {
+        const { memory, applied } = await applyToDuplicate(changes, result.memory, wanted);
+        written = { memory, created: false, ...(applied.length > 0 ? { applied } : {}) };
+      }
       return addRelated ? { ...written, ...(await addRelated(result.memory)) } : written;
     },
     rememberMany,

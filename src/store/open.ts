@@ -1,4 +1,6 @@
 /** Opens the configured store backend: SQLite (the embedded default) or PostgreSQL. */
+import { existsSync } from 'node:fs';
+
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../domain/log.js';
 import { openPostgresStore } from './postgres/postgres-store.js';
@@ -31,4 +33,14 @@ export function openStore(config: Config, log: Logger): Store {
     busyTimeoutMs: store.busy_timeout_ms,
     writeRetryMs: store.write_retry_ms,
   });
+}
+
+/**
+ * Whether the configured store exists already, without opening (and so creating) it: a SQLite
+ * file, or an in-memory store. A PostgreSQL store is known only by connecting; it counts as there.
+ */
+export function storeExists(config: Config): boolean {
+  const { store } = config;
+  if (store.backend === 'postgres' || store.path === ':memory:') return true;
+  return existsSync(store.path!);
 }

@@ -7,12 +7,12 @@ import type { CommandSpec } from './command.js';
 import { withEngram } from './context.js';
 import { printJson, println, show } from './output.js';
 import { collect, int, num, repeat } from './parse.js';
-import { readStdin } from './stdin.js';
+import { readStdinText } from './stdin.js';
 
 const views = () => import('./autorecall-views.js');
 
 async function messageArg(message: string): Promise<string> {
-  return message === '-' ? readStdin() : message;
+  return message === '-' ? readStdinText() : message;
 }
 
 /** Prints lines, or the value's JSON with --json. */
@@ -34,6 +34,7 @@ const HISTORY_OPTION = {
 const analyze: CommandSpec<[string], { history?: string[]; conversation?: string }> = {
   name: 'analyze <message>',
   description: 'topics, entities, key phrases and whether to recall ("-" reads stdin)',
+  readsOnly: true,
   options: [
     HISTORY_OPTION,
     {
@@ -141,6 +142,7 @@ const stats: CommandSpec<[]> = {
   name: 'stats',
   description:
     'auto-recall and lifecycle metrics: items kept by reinforcement, reinforcements, cross-domain uses',
+  readsOnly: true,
   async run({ globals: g }) {
     await withEngram(g, false, async (engram) => {
       const s = await engram.autoRecallStats({ space: g.space });

@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from 'commander';
 
+import { configFileOption } from './config-file.js';
 import type { GlobalOptions } from './context.js';
 
 /** One option of a command, in the order the help lists it. */
@@ -29,7 +30,10 @@ export interface Call<A extends unknown[] = unknown[], O = Record<string, unknow
   args: A;
   /** The command's own options. */
   options: O;
-  /** The global options (--config, --json, --space) with the command's own. */
+  /**
+   * The global options (--config, --json, --space) with the command's own; `config` is already
+   * the file the command reads (see config-file.ts).
+   */
   globals: GlobalOptions;
 }
 
@@ -40,6 +44,11 @@ export interface CommandSpec<A extends unknown[] = unknown[], O = Record<string,
   description: string;
   alias?: string;
   options?: readonly OptionSpec[];
+  /**
+   * The command only reads: it needs a store that exists and never creates one (a SQLite file that
+   * is not there fails with STORE_UNAVAILABLE, naming the path, instead of becoming an empty store).
+   */
+  readsOnly?: boolean;
   /** Subcommands of a group (`graph stats`, `dormant review`). */
   commands?: readonly CommandSpec[];
   /**
@@ -63,7 +72,10 @@ function action(spec: CommandSpec): (...params: unknown[]) => Promise<void> {
   return async (...params) => {
     const command = params.pop() as Command;
     const options = params.pop() as Record<string, unknown>;
-    await spec.run!({ args: params, options, globals: command.optsWithGlobals<GlobalOptions>() });
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    globals.config = configFileOption(globals.config);
+    if (spec.readsOnly) globals.existingStore = true;
+    await spec.run!({ args: params, options, globals });
   };
 }
 

@@ -3,7 +3,7 @@
  * runs), loading the embedder, and mapping failures to exit codes.
  */
 import type { Engram } from '../../app.js';
-import { isEngramError, toEngramError } from '../../domain/errors.js';
+import { EngramError, isEngramError, toEngramError } from '../../domain/errors.js';
 import type { PrepareProgress } from '../../embed/embedder.js';
 import { EXIT_CODES } from '../error-codes.js';
 import { printable } from './printable.js';
@@ -14,6 +14,27 @@ export interface GlobalOptions {
   config?: string;
   json?: boolean;
   space?: string;
+  /**
+   * Not a flag: set for a command that only reads (see `CommandSpec.readsOnly`), or by a handler
+   * whose arguments make it a read. The store must exist already; it is never created.
+   */
+  existingStore?: boolean;
+}
+
+/**
+ * Refuses a SQLite store that does not exist, so a reading command never leaves an empty store
+ * behind (a mistyped path, or a folder without the `engram.yaml` that `engram init` writes).
+ */
+async function requireExistingStore(configFile: string | undefined): Promise<void> {
+  const { loadConfig } = await import('../../config/load.js');
+  const { storeExists } = await import('../../store/open.js');
+  const config = loadConfig({ file: configFile });
+  if (storeExists(config)) return;
+  throw new EngramError(
+    'STORE_UNAVAILABLE',
+    `no store at ${config.store.path}: run \`engram init\` or give --config`,
+    { field: 'store.path', rule: 'existing store' },
+  );
 }
 
 /**
@@ -22,6 +43,7 @@ export interface GlobalOptions {
  * without it (graph off, or inline extraction).
  */
 async function openEngram(options: GlobalOptions, writes: boolean): Promise<Engram> {
+  if (options.existingStore) await requireExistingStore(options.config);
   const extractor = writes ? await import('../../graph/extractor.js') : undefined;
   extractor?.startExtractionWorker();
   const { createEngram } = await import('../../app.js');

@@ -12,6 +12,7 @@ import { EngramError } from '../../domain/errors.js';
 import type { ImportReport, LineResult } from '../../transfer/transfer.js';
 import { EXIT_CODES } from '../error-codes.js';
 import type { CommandSpec } from './command.js';
+import { LOCAL_CONFIG, readWithoutFlag } from './config-file.js';
 import { type GlobalOptions, reportError, withEngram } from './context.js';
 import { importFileLines } from './import-lines.js';
 import { EMBEDDER_COMMAND, TRANSITION_COMMANDS } from './model-commands.js';
@@ -132,6 +133,7 @@ const exportCommand: CommandSpec<[string | undefined], { allSpaces?: boolean }> 
   name: 'export [file]',
   description:
     'export items, versions, status events, vectors, relations, lifecycle and dormant-recall state, sessions as JSONL (stdout by default)',
+  readsOnly: true,
   options: [
     {
       flags: '--all-spaces',
@@ -156,6 +158,7 @@ const exportCommand: CommandSpec<[string | undefined], { allSpaces?: boolean }> 
 const status: CommandSpec<[]> = {
   name: 'status',
   description: 'store, embedder and model status',
+  readsOnly: true,
   async run({ globals: g }) {
     await withEngram(g, false, async (engram) => {
       const s = await engram.status({ space: g.space });
@@ -207,7 +210,7 @@ const init: CommandSpec<[], { store: string; force?: boolean }> = {
     { flags: '--force', description: 'overwrite an existing configuration file' },
   ],
   async run({ options: o, globals: g }) {
-    const file = resolve(g.config ?? 'engram.yaml');
+    const file = resolve(g.config ?? LOCAL_CONFIG);
     if (existsSync(file) && !o.force) {
       process.exitCode = reportError(
         new EngramError('CONFLICT', `${file} exists; use --force to overwrite it`, {
@@ -223,13 +226,13 @@ const init: CommandSpec<[], { store: string; force?: boolean }> = {
       file,
       `# engram configuration: see docs/configuration.md for every key.\n${yamlText({ store: { path: o.store } })}`,
     );
+    // No --config in the hint when a command given none reads this file (./engram.yaml here).
+    const next = readWithoutFlag(file) ? 'engram' : `engram --config ${file}`;
     await withEngram({ ...g, config: file }, true, async (engram) => {
       const s = await engram.status();
       if (g.json) printJson({ config: file, store: s.store.location });
       else
-        println(
-          `wrote ${file}\nstore ready at ${s.store.location}\nnext: engram --config ${file} remember "..."`,
-        );
+        println(`wrote ${file}\nstore ready at ${s.store.location}\nnext: ${next} remember "..."`);
     });
   },
 };

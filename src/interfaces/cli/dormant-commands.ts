@@ -22,6 +22,7 @@ function category(value: string): DormantFeedback {
 const review: CommandSpec<[], { limit: number }> = {
   name: 'review',
   description: 'newest shadow evaluations: metadata only (ids, scores, counts, times)',
+  readsOnly: true,
   options: [{ flags: '--limit <n>', description: 'number of events', parse: int, default: 20 }],
   async run({ options: o, globals: g }) {
     await withEngram(g, false, async (engram) => {
@@ -64,6 +65,7 @@ const feedback: CommandSpec<[string, string]> = {
 const calibrate: CommandSpec<[], { query?: string[]; sample: number }> = {
   name: 'calibrate',
   description: 'score distributions on this store, to set min_relevance and min_rerank_score',
+  readsOnly: true,
   options: [
     {
       flags: '--query <text>',

@@ -14,6 +14,7 @@ const views = () => import('./graph-views.js');
 const stats: CommandSpec<[]> = {
   name: 'stats',
   description: 'entity, mention and edge counts, stale items and hubs',
+  readsOnly: true,
   async run({ globals: g }) {
     await withEngram(g, false, async (engram) => {
       const s = await engram.graphStats({ space: g.space });
@@ -26,6 +27,7 @@ const neighbors: CommandSpec<[string], { depth: number; limit: number }> = {
   name: 'neighbors <entity>',
   alias: 'neighbours',
   description: 'an entity and its neighbours up to --depth edges away',
+  readsOnly: true,
   options: [
     { flags: '--depth <n>', description: 'edges to follow (1 to 4)', parse: int, default: 1 },
     { flags: '--limit <n>', description: 'neighbours shown at most', parse: int, default: 50 },
@@ -49,6 +51,7 @@ type EntitiesFlags = { top: number; by: 'mentions' | 'degree'; type?: EntityType
 const entities: CommandSpec<[], EntitiesFlags> = {
   name: 'entities',
   description: 'the most mentioned (or most connected) entities',
+  readsOnly: true,
   options: [
     { flags: '--top <n>', description: 'how many', parse: int, default: 20 },
     {
@@ -75,6 +78,7 @@ const entities: CommandSpec<[], EntitiesFlags> = {
 const hubs: CommandSpec<[], { limit: number }> = {
   name: 'hubs',
   description: 'hub report: congested entities, their cause, cluster suggestions (read-only)',
+  readsOnly: true,
   options: [
     {
       flags: '--limit <n>',

@@ -30,6 +30,7 @@ type JobsFlags = { state?: JobState[]; kind?: JobKind[]; limit?: number };
 const show_: CommandSpec<[string]> = {
   name: 'show <id>',
   description: 'one job: state, attempts, age, run duration, progress, last error',
+  readsOnly: true,
   async run({ args: [id], globals: g }) {
     await withEngram(g, false, async (engram) => {
       await show(g, await engram.job(id), async (j) => (await views()).jobText(j));
@@ -77,6 +78,7 @@ const jobs: CommandSpec<[], JobsFlags> = {
   name: 'jobs',
   description:
     'background jobs: counts, running and queued jobs, failures grouped; --state/--kind/--limit list jobs instead',
+  readsOnly: true,
   options: [
     {
       flags: '--state <state>',

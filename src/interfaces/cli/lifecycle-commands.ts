@@ -10,7 +10,7 @@ import { withEngram } from './context.js';
 import { printJson, println, show } from './output.js';
 import { collect, int } from './parse.js';
 import { progress } from './progress.js';
-import { readStdin } from './stdin.js';
+import { readStdinText } from './stdin.js';
 
 const views = () => import('./lifecycle-views.js');
 const maintenanceText = async (r: MaintenanceReport) => (await views()).maintenanceText(r);
@@ -32,7 +32,9 @@ const maintain: CommandSpec<[], { dryRun?: boolean; limit: number }> = {
     },
   ],
   async run({ options: o, globals: g }) {
-    await withEngram(g, false, async (engram) => {
+    // A preview only reads: it needs an existing store, as the reading commands do.
+    const opened = o.dryRun ? { ...g, existingStore: true } : g;
+    await withEngram(opened, false, async (engram) => {
       const input = { space: g.space ?? null, dry_run: Boolean(o.dryRun), list_limit: o.limit };
       // A real run is a job run here (it joins a maintenance job already waiting); a preview is not.
       if (o.dryRun) return show(g, await engram.maintain(input), maintenanceText);
@@ -60,7 +62,9 @@ const review: CommandSpec<ReviewArgs, { limit?: number; reason?: string }> = {
     { flags: '--reason <text>', description: 'why (recorded in history)' },
   ],
   async run({ args: [action, id, body], options: o, globals: g }) {
-    await withEngram(g, action === 'revise' && 'writes', async (engram) => {
+    // Listing only reads (an existing store); an action writes.
+    const opened = action === undefined ? { ...g, existingStore: true } : g;
+    await withEngram(opened, action === 'revise' && 'writes', async (engram) => {
       if (action === undefined) {
         const list = await engram.review({ space: g.space, limit: o.limit });
         return show(g, list, async (l) => (await views()).reviewText(l));
@@ -72,7 +76,7 @@ const review: CommandSpec<ReviewArgs, { limit?: number; reason?: string }> = {
           `action: must be one of reinforce, revise, let-go, followed by a memory id`,
           { field: 'action', rule: 'reinforce | revise | let-go' },
         );
-      const text = body === '-' ? await readStdin() : body;
+      const text = body === '-' ? await readStdinText() : body;
       const memory = await engram.reviewAction(id, chosen, {
         space: g.space,
         reason: o.reason,

@@ -49,6 +49,7 @@ const use: CommandSpec<[string], { wait?: boolean }> = {
 const status: CommandSpec = {
   name: 'status',
   description: 'the published model, a running transition (progress, rate, ETA) and standby models',
+  readsOnly: true,
   async run({ globals: g }) {
     await withEngram(g, false, async (engram) => {
       await show(g, await engram.modelsStatus(), async (s) => (await views()).modelsStatusText(s));
@@ -101,6 +102,7 @@ export const EMBEDDER_COMMAND: CommandSpec = {
       name: 'status',
       description:
         'queued and in-flight work by priority, vector-pending items, failures with reasons, availability',
+      readsOnly: true,
       options: [
         { flags: '--limit <n>', description: 'failures listed at most', parse: int, default: 20 },
       ],

@@ -38,7 +38,7 @@ export function buildProgram(): Command {
     .version(ENGRAM_VERSION)
     .option(
       '-c, --config <file>',
-      'configuration file (YAML); default: $ENGRAM_CONFIG, else built-in defaults',
+      'configuration file (YAML); default: $ENGRAM_CONFIG, else ./engram.yaml when it exists, else built-in defaults',
     )
     .option('--json', 'print JSON instead of human tables')
     .option('--space <name>', 'space to act in (default: the configured space, "default")')

@@ -13,6 +13,7 @@ const views = () => import('./memory-views.js');
 const get: CommandSpec<[string]> = {
   name: 'get <id>',
   description: 'show one memory',
+  readsOnly: true,
   async run({ args: [id], globals: g }) {
     await withEngram(g, false, async (engram) =>
       showMemory(g, await engram.get(id, { space: g.space })),
@@ -25,6 +26,7 @@ type ListFlags = FilterFlags & { limit: number; order: 'updated' | 'created'; cu
 const list: CommandSpec<[], ListFlags> = {
   name: 'list',
   description: 'list memories, most recently updated first',
+  readsOnly: true,
   options: [
     ...FILTER_OPTIONS,
     { flags: '--limit <n>', description: 'page size', parse: int, default: 50 },
@@ -62,6 +64,7 @@ type SearchFlags = FilterFlags & {
 const search: CommandSpec<[string], SearchFlags> = {
   name: 'search <query>',
   description: 'hybrid recall: keyword, vector, graph and time channels, fused',
+  readsOnly: true,
   options: [
     ...FILTER_OPTIONS,
     { flags: '-k, --k <n>', description: 'number of hits', parse: int },
@@ -102,6 +105,7 @@ const search: CommandSpec<[string], SearchFlags> = {
 const history: CommandSpec<[string]> = {
   name: 'history <id>',
   description: 'versions, status changes and relations of a memory',
+  readsOnly: true,
   async run({ args: [id], globals: g }) {
     await withEngram(g, false, async (engram) => {
       const h = await engram.history(id, { space: g.space });

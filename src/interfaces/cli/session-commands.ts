@@ -141,6 +141,7 @@ const importCommand: CommandSpec<[string], ImportFlags> = {
 const list: CommandSpec<[], { agent?: string; limit?: number; cursor?: string }> = {
   name: 'list',
   description: 'stored sessions, newest first (without their turns)',
+  readsOnly: true,
   options: [
     { flags: '--agent <name>', description: 'only sessions of this agent' },
     { flags: '--limit <n>', description: 'sessions listed at most (default 50)', parse: int },
@@ -157,6 +158,7 @@ const list: CommandSpec<[], { agent?: string; limit?: number; cursor?: string }>
 const showCommand: CommandSpec<[string]> = {
   name: 'show <id>',
   description: 'one session with all its turns',
+  readsOnly: true,
   async run({ args: [id], globals: g }) {
     await withEngram(g, false, async (engram) => {
       const session = await engram.getSession(id, { space: g.space });
@@ -168,6 +170,7 @@ const showCommand: CommandSpec<[string]> = {
 const search: CommandSpec<[string[]], { agent?: string; limit?: number }> = {
   name: 'search <query...>',
   description: 'full-text search of past conversations, turn by turn (never memories)',
+  readsOnly: true,
   options: [
     { flags: '--agent <name>', description: 'only sessions of this agent' },
     { flags: '-k, --limit <n>', description: 'turns returned at most (default 10)', parse: int },

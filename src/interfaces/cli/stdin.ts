@@ -18,3 +18,16 @@ export async function readStdin(): Promise<string> {
     { field: '(stdin)', rule: 'UTF-8', offset: decoded.offset },
   );
 }
+
+/**
+ * Reads one text from stdin (a memory body, a message) without the line endings a pipe or a file
+ * adds at its end: `echo "text" | engram remember` stores "text", as `engram remember "text"` does.
+ * Inner line breaks and leading spaces belong to the text and stay.
+ */
+export async function readStdinText(): Promise<string> {
+  const text = await readStdin();
+  // A loop, not /[\r\n]+$/: that pattern backtracks quadratically over a long run of newlines.
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '\n' || text[end - 1] === '\r')) end--;
+  return text.slice(0, end);
+}

@@ -10,7 +10,7 @@ import { withEngram } from './context.js';
 import { change, CHANGE_OPTIONS, type ChangeFlags, showMemory } from './memory-common.js';
 import { printJson, println } from './output.js';
 import { collect, int, num } from './parse.js';
-import { readStdin } from './stdin.js';
+import { readStdinText } from './stdin.js';
 
 type RememberFlags = ChangeFlags & {
   kind: Kind;
@@ -32,11 +32,22 @@ function source(o: RememberFlags) {
     : undefined;
 }
 
+/** One applied option of a duplicate remember, with its new value. */
+function appliedText(field: string, result: RememberResult): string {
+  const m = result.memory;
+  if (field === 'area') return `area ${m.area}`;
+  if (field === 'importance') return `importance ${m.importance}`;
+  if (field === 'tags') return `tags ${m.tags.join(', ')}`;
+  return field;
+}
+
 /** The human answer of remember: the id, then the related memories or why they are missing. */
 function rememberedLines(result: RememberResult): string[] {
   const lines = [
     `${result.created ? 'remembered' : 'already remembered (exact duplicate)'}: ${result.memory.id}`,
   ];
+  if (result.applied?.length)
+    lines.push(`applied to it: ${result.applied.map((f) => appliedText(f, result)).join(', ')}`);
   if (result.hint) lines.push(result.hint);
   for (const r of result.related_memories ?? [])
     lines.push(`  ${r.id}  ${r.relevance.toFixed(2)}  ${r.label}`);
@@ -73,7 +84,7 @@ const remember: CommandSpec<[string | undefined], RememberFlags> = {
   async run(call) {
     const [body] = call.args;
     const o = call.options;
-    const text = body === undefined || body === '-' ? await readStdin() : body;
+    const text = body === undefined || body === '-' ? await readStdinText() : body;
     await withEngram(call.globals, 'writes', async (engram) => {
       // Loads auto-recall's analysis model before the timed write, only when it will be used.
       const related = Boolean(o.related);
@@ -115,7 +126,7 @@ const revise: CommandSpec<[string, string | undefined], ReviseFlags> = {
   async run(call) {
     const [id, body] = call.args;
     const o = call.options;
-    const text = body === '-' ? await readStdin() : body;
+    const text = body === '-' ? await readStdinText() : body;
     await withEngram(call.globals, 'writes', async (engram) => {
       const memory =
         o.restoreVersion !== undefined

@@ -30,6 +30,7 @@ import { registerMemoryRoutes } from './routes/memories.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerRecallRoutes } from './routes/recall.js';
 import { registerRelationRoutes } from './routes/relations.js';
+import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerTransferRoutes } from './routes/transfer.js';
 import { requestSchemas } from './schemas.js';
@@ -150,5 +151,6 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
   registerDormantRoutes(app, deps);
   registerJobRoutes(app, deps);
   registerModelRoutes(app, deps);
+  registerSessionRoutes(app, deps);
   return app;
 }

@@ -31,6 +31,7 @@ const INSTRUCTIONS = [
   'Call recall before answering anything that may depend on earlier sessions (the user, their projects, preferences, decisions, rules).',
   'Call remember for durable knowledge worth keeping: one self-contained statement per memory, with a fitting kind and area.',
   'When a memory turns out wrong, revise it or forget it; when a newer one replaces it, supersede the old one.',
+  'When the user refers to an earlier conversation that recall does not cover, call sessions_search (past conversations, kept apart from memories).',
 ].join(' ');
 
 /** Options of createMcpServer. */

@@ -121,6 +121,13 @@ export const RememberResultSchema = z
   .object({
     memory: MemorySchema,
     created: z.boolean(),
+    applied: z
+      .array(z.enum(['area', 'importance', 'tags', 'pinned']))
+      .optional()
+      .meta({
+        description:
+          'On an exact duplicate: the options given that differed and were applied to the existing memory (with history).',
+      }),
     related_memories: z.array(RelatedMemorySchema).optional().meta({
       description:
         "Existing memories related to this one, best first, at most the space's auto-recall max_results, above its relevance_threshold; never the memory itself.",

@@ -171,7 +171,7 @@ async function swapIn(tx: Queryable, model: string, at: number): Promise<SwapRes
   );
   await tx.query(
     `UPDATE items i SET vector_state = s.state FROM (
-  SELECT i2.pk, CASE WHEN v.item_pk IS NULL THEN 'pending' WHEN v.embedding IS NULL THEN 'empty' ELSE 'ready' END AS state
+  SELECT i2.pk, CASE WHEN v.item_pk IS NULL THEN 'pending' WHEN v.dimension = 0 THEN 'empty' ELSE 'ready' END AS state
   FROM items i2 LEFT JOIN vectors v ON v.item_pk = i2.pk AND v.model = $1 AND v.version = i2.version
 ) s WHERE s.pk = i.pk AND i.vector_state IS DISTINCT FROM s.state`,
     [model],

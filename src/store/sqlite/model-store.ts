@@ -150,10 +150,15 @@ WHERE i.pk > @after AND ${MISSING} ORDER BY i.pk LIMIT @limit`,
         .run(Math.max(at, latest + 1), model);
       this.db
         .prepare(
-          `UPDATE items SET vector_state = coalesce((SELECT CASE WHEN v.vector IS NULL THEN 'empty' ELSE 'ready' END
-FROM vectors v WHERE v.item_pk = items.pk AND v.model = ? AND v.version = items.version), 'pending')`,
+          // Only rows whose state changes are written; the dimension (0 for "nothing to embed")
+          // answers without reading the vector itself.
+          `UPDATE items SET vector_state = s.state FROM (
+  SELECT i.pk, coalesce((SELECT CASE WHEN v.dimension = 0 THEN 'empty' ELSE 'ready' END
+    FROM vectors v WHERE v.item_pk = i.pk AND v.model = @model AND v.version = i.version), 'pending') AS state
+  FROM items i
+) s WHERE s.pk = items.pk AND items.vector_state IS NOT s.state`,
         )
-        .run(model);
+        .run({ model });
       // Items the rebuild failed on wait for the ordinary backfill under the new model.
       this.db.prepare("DELETE FROM item_failures WHERE work = 'rebuild'").run();
       return { swapped: true, missing: 0, previous };

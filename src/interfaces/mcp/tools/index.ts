@@ -8,6 +8,7 @@ import { lifecycleTools } from './lifecycle.js';
 import { memoryTools } from './memories.js';
 import { recallTools } from './recall.js';
 import { relationTools } from './relations.js';
+import { sessionTools } from './sessions.js';
 import { statusTools } from './status.js';
 
 /** Every tool group of `engram mcp`, in listing order. */
@@ -18,4 +19,5 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   statusTools,
   lifecycleTools,
   dormantTools,
+  sessionTools,
 ];
