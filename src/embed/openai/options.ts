@@ -83,8 +83,8 @@ const positiveInt = (max: number) =>
     .min(1, 'must be at least 1')
     .max(max, `must be at most ${max}`);
 
-/** The options as the configuration names them; messages never echo a value (the key is secret). */
-const optionsSchema = z.object({
+/** The endpoint of an OpenAI-compatible server (embeddings here, chat for the decision judge). */
+export const endpointFields = {
   base_url: z
     .string('must be a string')
     .refine(
@@ -92,6 +92,11 @@ const optionsSchema = z.object({
       'must be an http:// or https:// URL without credentials, query or fragment',
     ),
   model: z.string('must be a string').refine((s) => s.trim() !== '', 'must not be empty'),
+};
+
+/** The options as the configuration names them; messages never echo a value (the key is secret). */
+const optionsSchema = z.object({
+  ...endpointFields,
   dimensions: positiveInt(65_536).optional(),
   api_key: z
     .string('must be a string')

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 import { parseWith } from '../../domain/zod.js';
-import { isPlainHttpUrl } from '../../embed/openai/options.js';
+import { endpointFields } from '../../embed/openai/options.js';
 
 /** Options of an `OpenAiJudge`. */
 export interface OpenAiJudgeOptions {
@@ -66,13 +66,7 @@ const int = (min: number, max: number) =>
 
 /** The options as the configuration names them; messages never echo a value (the key is secret). */
 const optionsSchema = z.object({
-  base_url: z
-    .string('must be a string')
-    .refine(
-      isPlainHttpUrl,
-      'must be an http:// or https:// URL without credentials, query or fragment',
-    ),
-  model: z.string('must be a string').refine((s) => s.trim() !== '', 'must not be empty'),
+  ...endpointFields,
   api_key: z
     .string('must be a string')
     .regex(/^[\x21-\x7e]*$/, 'must be printable ASCII without spaces or line breaks')
