@@ -18,10 +18,13 @@ UPDATE vectors SET version = coalesce((SELECT i.version FROM items i WHERE i.pk 
 ALTER TABLE models ADD COLUMN spec TEXT;
 ALTER TABLE models ADD COLUMN target_at INTEGER;
 ALTER TABLE models ADD COLUMN pruned_at INTEGER;
+-- Answers "has this item a current vector of that model?" without reading past the vector itself
+-- (the version column comes after it in the row).
+CREATE INDEX vectors_current ON vectors(model, item_pk, version, dimension);
 `;
 
 /** Items lacking a current vector of a model (@model), failed rebuilds left out. */
-const MISSING = `NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item_pk = i.pk AND v.model = @model AND v.version = i.version)
+const MISSING = `NOT EXISTS (SELECT 1 FROM vectors v INDEXED BY vectors_current WHERE v.model = @model AND v.item_pk = i.pk AND v.version = i.version)
 AND NOT EXISTS (SELECT 1 FROM item_failures f WHERE f.item_id = i.id AND f.work = 'rebuild' AND f.version = i.version)`;
 
 interface ModelRow {
@@ -152,11 +155,12 @@ WHERE i.pk > @after AND ${MISSING} ORDER BY i.pk LIMIT @limit`,
         .prepare(
           // Only rows whose state changes are written; the dimension (0 for "nothing to embed")
           // answers without reading the vector itself.
-          `UPDATE items SET vector_state = s.state FROM (
-  SELECT i.pk, coalesce((SELECT CASE WHEN v.dimension = 0 THEN 'empty' ELSE 'ready' END
-    FROM vectors v WHERE v.item_pk = i.pk AND v.model = @model AND v.version = i.version), 'pending') AS state
-  FROM items i
-) s WHERE s.pk = items.pk AND items.vector_state IS NOT s.state`,
+          `WITH s AS (
+  SELECT i.pk AS pk, CASE WHEN v.item_pk IS NULL THEN 'pending' WHEN v.dimension = 0 THEN 'empty' ELSE 'ready' END AS state
+  FROM items i LEFT JOIN vectors v INDEXED BY vectors_current
+    ON v.model = @model AND v.item_pk = i.pk AND v.version = i.version
+)
+UPDATE items SET vector_state = s.state FROM s WHERE s.pk = items.pk AND items.vector_state IS NOT s.state`,
         )
         .run({ model });
       // Items the rebuild failed on wait for the ordinary backfill under the new model.
@@ -193,7 +197,7 @@ function coverage(db: SqliteDatabase, model: string): ModelCoverage {
   const done = (
     db
       .prepare(
-        'SELECT count(*) AS n FROM vectors v JOIN items i ON i.pk = v.item_pk AND i.version = v.version WHERE v.model = ?',
+        'SELECT count(*) AS n FROM items i JOIN vectors v INDEXED BY vectors_current ON v.model = ? AND v.item_pk = i.pk AND v.version = i.version',
       )
       .get(model) as { n: number }
   ).n;
