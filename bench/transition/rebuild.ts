@@ -17,6 +17,13 @@ export interface SwapCall {
   missing: number;
 }
 
+/** The new model's index build before the swap (`models.prepareIndex`), when the engine has one. */
+export interface IndexCall {
+  started_at: number;
+  ms: number;
+  built: boolean;
+}
+
 /** What one transition measured. */
 export interface RebuildTiming {
   /** The choice given to `useModel` and the model id it resolved to. */
@@ -37,7 +44,11 @@ export interface RebuildTiming {
   embedded: number;
   failed: number;
   checkpoints: number;
-  /** Items embedded per second from `runJobHere` to the final swap call (the filling). */
+  /** Index builds before the swap (one per rebuild). */
+  index_calls: IndexCall[];
+  /** Seconds from `runJobHere` until the vectors were filled (the index build or the swap began). */
+  fill_s: number | null;
+  /** Items embedded per second while filling. */
   items_per_s: number | null;
   /** Items per second from `runJobHere` to the job's end (swap included). */
   items_per_s_with_swap: number | null;
@@ -66,6 +77,25 @@ function wrapSwap(models: ModelStore, calls: SwapCall[]): () => void {
   };
 }
 
+/** Times every call of `models.prepareIndex`, when the store has it. */
+function wrapIndex(models: ModelStore, calls: IndexCall[]): () => void {
+  const target = models as ModelStore & {
+    prepareIndex?: (model: string, dimension: number) => Promise<boolean>;
+  };
+  const original = target.prepareIndex;
+  if (!original) return () => undefined;
+  target.prepareIndex = async (model: string, dimension: number): Promise<boolean> => {
+    const startedAt = Date.now();
+    const t = performance.now();
+    const built = await original.call(models, model, dimension);
+    calls.push({ started_at: startedAt, ms: Math.round(performance.now() - t), built });
+    return built;
+  };
+  return () => {
+    target.prepareIndex = original;
+  };
+}
+
 const rate = (items: number, ms: number | null) =>
   ms !== null && ms > 0 ? Math.round(items / (ms / 1000)) : null;
 
@@ -74,9 +104,12 @@ export async function timedRebuild(engram: Engram, choice: string): Promise<Rebu
   const models = engram.storeForTransfer.models;
   if (!models) throw new Error('this store keeps no model records');
   const calls: SwapCall[] = [];
-  const unwrap = wrapSwap(models, calls);
+  const indexCalls: IndexCall[] = [];
+  const unwrapSwap = wrapSwap(models, calls);
+  const unwrapIndex = wrapIndex(models, indexCalls);
   const cpu = process.cpuUsage();
   try {
+    const previous = (await engram.modelsStatus()).published?.id ?? null;
     const t = performance.now();
     const used = await engram.useModel({ model: choice });
     const useMs = Math.round(performance.now() - t);
@@ -95,11 +128,13 @@ export async function timedRebuild(engram: Engram, choice: string): Promise<Rebu
     const progress = job.progress ?? {};
     const last = calls[calls.length - 1];
     const embedded = typeof progress.embedded === 'number' ? progress.embedded : 0;
-    const used_cpu = process.cpuUsage(cpu);
+    const usedCpu = process.cpuUsage(cpu);
+    const filled = indexCalls[0]?.started_at ?? last?.started_at ?? null;
+    const fillMs = filled === null ? null : filled - startedAt;
     return {
       choice,
       model: used.model,
-      previous: used.previous ?? null,
+      previous,
       action: used.action,
       use_ms: useMs,
       started_at: startedAt,
@@ -112,13 +147,16 @@ export async function timedRebuild(engram: Engram, choice: string): Promise<Rebu
       embedded,
       failed: typeof progress.failed === 'number' ? progress.failed : 0,
       checkpoints,
-      items_per_s: rate(embedded, last ? last.started_at - startedAt : null),
+      index_calls: indexCalls,
+      fill_s: fillMs === null ? null : Math.round(fillMs / 10) / 100,
+      items_per_s: rate(embedded, fillMs),
       items_per_s_with_swap: rate(embedded, endedAt - startedAt),
       swap_calls: calls,
-      cpu_s: Math.round((used_cpu.user + used_cpu.system) / 10_000) / 100,
+      cpu_s: Math.round((usedCpu.user + usedCpu.system) / 10_000) / 100,
     };
   } finally {
-    unwrap();
+    unwrapSwap();
+    unwrapIndex();
   }
 }
 

@@ -155,12 +155,23 @@ export class ModelAnn {
     return { hits: top.sorted(), approximate: true };
   }
 
-  /** Absorbs every pending change and saves the index (maintenance; blocks while it runs). */
-  async flush(): Promise<void> {
+  /**
+   * Absorbs every pending change and saves the index. Blocks while it runs, unless `yielding`:
+   * then it absorbs in slices and lets the event loop run between them (a model transition builds
+   * the new model's index in a process that may be answering recalls meanwhile).
+   */
+  async flush(options: { yielding?: boolean } = {}): Promise<void> {
     await this.loading;
     await this.saving;
     this.swapIncoming();
-    this.absorb(Infinity);
+    if (!options.yielding) this.absorb(Infinity);
+    else
+      while (this.pending.size > 0 && !this.broken && !this.closed && this.index) {
+        this.absorb(SLICE_MS);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await this.saving;
+        this.swapIncoming();
+      }
     if (this.unsaved > 0) await this.save(false);
   }
 

@@ -215,14 +215,18 @@ export class SqliteVectorSearch {
    * Brings a model's index fully up to date and saves it (maintenance, benchmarks, tests): builds
    * it when the store is in the index's size range, whatever the background progress.
    */
-  async flush(model: string, dimension: number): Promise<AnnStatus | undefined> {
+  async flush(
+    model: string,
+    dimension: number,
+    options: { yielding?: boolean } = {},
+  ): Promise<AnnStatus | undefined> {
     const cache = this.cacheFor(model, dimension);
     const ann = this.db.transaction(() => {
       cache.sync();
       return this.annFor(cache);
     })();
     if (!ann) return undefined;
-    await ann.flush();
+    await ann.flush(options);
     return ann.status();
   }
 

@@ -98,7 +98,7 @@ export async function putVectors(
     const published = publishedModelId(core);
     let stored = 0;
     for (const entry of entries) {
-      const row = core.db.prepare('SELECT pk, version FROM items WHERE id = ?').get(entry.id) as
+      const row = core.prepared('SELECT pk, version FROM items WHERE id = ?').get(entry.id) as
         | { pk: number; version: number }
         | undefined;
       if (!row || row.version !== entry.version) continue;

@@ -109,7 +109,7 @@ export class SqliteStore implements Store {
       read: (fn) => core.read(fn),
     });
     this.models = new SqliteModelStore(core, (model, dimension) =>
-      this.vectorIndex.flush(model, dimension),
+      this.vectorIndex.flush(model, dimension, { yielding: true }),
     );
     this.sessions = new SqliteSessionStore(core);
   }
