@@ -37,12 +37,12 @@ const textField = z
 
 /** Provenance given by a writer. */
 export const sourceSchema = z.strictObject({
-  agent: z.string().max(200).optional(),
-  speaker: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-  session: z.string().max(200).optional(),
+  agent: textField.max(200).optional(),
+  speaker: textField.trim().min(1, 'must not be empty').max(200).optional(),
+  session: textField.max(200).optional(),
   turn: z.number().int().min(0).optional(),
-  url: z.string().max(2000).optional(),
-  import: z.string().max(200).optional(),
+  url: textField.max(2000).optional(),
+  import: textField.max(200).optional(),
   trust: z.enum(TRUST_LABELS).optional(),
 });
 
@@ -58,8 +58,7 @@ function bodySchema(limits: InputLimits) {
 function tagsSchema(limits: InputLimits) {
   return z
     .array(
-      z
-        .string()
+      textField
         .trim()
         .min(1, 'must not be empty')
         .max(limits.max_tag_chars, `must be at most ${limits.max_tag_chars} characters`)
@@ -94,8 +93,8 @@ export function inputSchemas(config: InputSchemaConfig) {
   const { limits } = config;
   const common = {
     space: spaceSchema.optional(),
-    actor: z.string().max(200).optional(),
-    reason: z.string().max(2000).optional(),
+    actor: textField.max(200).optional(),
+    reason: textField.max(2000).optional(),
   };
   const remember = z.strictObject({
     ...common,

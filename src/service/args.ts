@@ -81,5 +81,13 @@ export function choiceArg<T extends string>(value: T, choices: readonly T[], fie
 /** An optional string argument. */
 export function optionalStringArg(value: string | undefined, field: string): string | undefined {
   if (value !== undefined && typeof value !== 'string') throw wrongShape(field, 'a string', value);
+  if (value !== undefined && !value.isWellFormed())
+    throw invalidInput(field, 'must be valid UTF-8 text', `${field}: must be valid UTF-8 text`);
+  if (value?.includes('\u0000'))
+    throw invalidInput(
+      field,
+      'must not contain NUL characters',
+      `${field}: must not contain NUL characters`,
+    );
   return value;
 }

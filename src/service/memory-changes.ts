@@ -11,7 +11,7 @@ import type { Memory, Relation, RelationType } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
 import * as plans from '../memories/plans.js';
 import type { MutationPlan } from '../store/store.js';
-import { integerArg, optionsArg, stringArg } from './args.js';
+import { integerArg, optionalStringArg, optionsArg, stringArg } from './args.js';
 import type { ChangeOptions, ServiceContext } from './context.js';
 
 /** The change facade. */
@@ -161,7 +161,15 @@ export function memoryChanges(ctx: ServiceContext): MemoryChanges {
 /** A change's id and options, their shapes checked; absent options are `{}`. */
 function checked<T extends object>(id: string, options: T | undefined): T {
   stringArg(id, 'id');
-  return optionsArg(options);
+  return checkedMeta(optionsArg(options));
+}
+
+/** Who and why, when given, are well-formed text (they are stored with the change). */
+function checkedMeta<T extends object>(options: T): T {
+  const meta = options as { actor?: string; reason?: string };
+  optionalStringArg(meta.actor, 'actor');
+  optionalStringArg(meta.reason, 'reason');
+  return options;
 }
 
 /** Two ids (named as given) and options, their shapes checked. */
@@ -173,7 +181,7 @@ function checkedPair<T extends object>(
 ): T {
   stringArg(a, fieldA);
   stringArg(b, fieldB);
-  return optionsArg(options);
+  return checkedMeta(optionsArg(options));
 }
 
 type MutateOne = (
