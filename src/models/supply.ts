@@ -124,10 +124,15 @@ export class VectorSupply implements QueryEmbedding {
       }
       return this.configuredSpec;
     }
-    return (await this.store.models?.list())?.find((m) => m.id === id)?.spec ?? null;
+    // A model's spec never changes under its id: read once per process, not at every re-read of
+    // the published model (listing the models counts every stored vector).
+    if (!this.specs.has(id))
+      this.specs.set(id, (await this.store.models?.list())?.find((m) => m.id === id)?.spec ?? null);
+    return this.specs.get(id) ?? null;
   }
 
   private specRecorded = false;
+  private readonly specs = new Map<string, ModelSpec | null>();
 
   /** Whether this process can embed with `model` (configured, or built from its stored spec). */
   embeds(model: string): boolean {
