@@ -32,13 +32,16 @@ import {
   GraphSource,
   SessionsSource,
 } from './retrieval/decision/sources.js';
+import type { WordVectorSource } from './retrieval/rerank/alignment.js';
 import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
 import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
 import { objectArg, optionsArg } from './service/args.js';
 import { type AutoRecallFacade, autoRecallFacade, writeRelated } from './service/autorecall.js';
 import { type ServiceContext, serviceContext } from './service/context.js';
 import { type DormantFacade, dormantFacade } from './service/dormant.js';
+import { type DreamsFacade, dreamsFacade, publicDreams } from './service/dreams.js';
 import { type GraphFacade, graphFacade } from './service/graph.js';
+import type { DreamJobRun } from './service/job-handlers.js';
 import { itemRetry, jobParts, queueJob } from './service/job-parts.js';
 import { type JobsFacade, jobsFacade } from './service/jobs.js';
 import { type LifecycleFacade, lifecycleFacade } from './service/lifecycle.js';
@@ -83,6 +86,7 @@ export type Engram = MemoryWrites &
   DormantFacade &
   JobsFacade &
   SessionsFacade &
+  DreamsFacade &
   TransitionsFacade & {
     /** The validated configuration the service runs with. */
     readonly config: Config;
@@ -112,6 +116,8 @@ export interface EngramParts {
   dormantRelevance?: RelevanceScorer | null;
   /** The decision adapter (§5.1); none leaves the decision stage off. */
   decision?: DecisionAdapter | null;
+  /** Word vectors (the embedder's, or the built-in ones it borrows) for consolidation (§10). */
+  words?: WordVectorSource | null;
 }
 
 /** The candidate sources of the decision stage (§5.3) that this store and process can offer. */
@@ -173,7 +179,16 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
       : wordVectorSource(factory({ provider: 'static', sif_a: config.embedder.sif_a })));
   const relevance = configuredScorer(config.recall.rerank, words);
   const decision = decisionAdapter(config, words, env);
-  return assembleEngram({ config, store, vectors, log, now: options.now, relevance, decision });
+  return assembleEngram({
+    config,
+    store,
+    vectors,
+    log,
+    now: options.now,
+    relevance,
+    decision,
+    words,
+  });
 }
 
 /**
@@ -246,7 +261,13 @@ export function assembleEngram(parts: EngramParts): Engram {
   const reads = memoryReads(ctx);
   const changes = memoryChanges(ctx);
   const maintainer = graph.maintainer;
-  const jobs = store.jobs ? jobParts(ctx, { maintainer, lifecycle }) : undefined;
+  const words = parts.words;
+  const dreams = dreamsFacade(ctx, {
+    words: async () => words?.wordVectors(),
+    queueRun: store.jobs && ((s) => queueDream(ctx, jobs!.worker(), s)),
+  });
+  const dream: DreamJobRun = async (s, options) => dreams.dreamRunFor(s, options);
+  const jobs = store.jobs ? jobParts(ctx, { maintainer, lifecycle, dream }) : undefined;
   if (jobs && config.worker.enabled)
     vectors.onPending = () => queueBackfill(ctx, jobs.backfillWorker());
   return {
@@ -283,6 +304,7 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...dormantFacade(dormant),
     ...jobsFacade(ctx, jobs),
     ...sessionsFacade(ctx),
+    ...publicDreams(dreams),
     addWriteObserver: (observer) => ctx.bus.add(objectArg(observer, 'observer')),
     idle: async () => {
       await maintainer?.idle();
@@ -305,6 +327,12 @@ function queueBackfill(ctx: ServiceContext, worker: JobWorker): void {
     () => worker.nudge(),
     (err: unknown) => ctx.log.warn('could not queue the vector backfill', { error: String(err) }),
   );
+}
+
+/** Queues a dream run of a space as a job (joining a waiting one) and wakes the worker for it. */
+async function queueDream(ctx: ServiceContext, worker: JobWorker, space: string): Promise<void> {
+  await queueJob(ctx, { kind: 'dream.run', space, dedupe_key: `dream.run:${space}` });
+  worker.nudge();
 }
 
 /** Queues whole-store maintenance as a job (joining a waiting one) and wakes the worker for it. */

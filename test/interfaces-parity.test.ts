@@ -41,6 +41,13 @@ import {
   DormantReviewSchema,
 } from '../src/interfaces/responses/dormant.js';
 import {
+  DreamCalibrationSchema,
+  DreamDiarySchema,
+  DreamPreviewSchema,
+  DreamRunPageSchema,
+  DreamUndoReportSchema,
+} from '../src/interfaces/responses/dreams.js';
+import {
   MaintenanceReportSchema,
   ObserveResultSchema,
   ReviewListSchema,
@@ -208,13 +215,42 @@ const SESSION = {
   ],
 };
 
-/** Ids a scenario acts on: four linked memories and a recorded dormant-recall event. */
+/** Near-duplicates (§10): the first pair is merged by a dream run, the second left to propose. */
+const MERGED = ['Sam prefers dark mode in the editor.', 'In the editor, Sam prefers dark mode.'];
+const PROPOSED = [
+  'Bob drinks black coffee every morning.',
+  'Every morning, Bob drinks black coffee.',
+];
+
+/**
+ * Ids a scenario acts on: four linked memories, a recorded dormant-recall event and a dream run
+ * that merged one pair of near-duplicates.
+ */
 interface Seeded {
   ids: string[];
   event: string;
+  run: string;
 }
 
-/** A store with linked memories, a built graph and one dormant-recall evaluation. */
+/** A dream run of the duplicates stage that merged exactly the MERGED pair; returns its id. */
+async function dreamed(engram: Engram): Promise<string> {
+  const pair = await rememberAll(
+    engram,
+    MERGED.map((body) => ({ kind: 'fact' as const, body })),
+  );
+  const { run, entries } = await engram.dreamRun({ stages: ['duplicates'] });
+  expect(entries.map((e) => [e.outcome, [...e.items].sort()])).toEqual([['applied', pair.sort()]]);
+  await rememberAll(
+    engram,
+    PROPOSED.map((body) => ({ kind: 'fact' as const, body })),
+  );
+  // The preview and dry-run rows then carry a proposal with its scores.
+  const preview = await engram.dreamPreview({ stages: ['duplicates'] });
+  expect(preview.stages[0]!.proposals).toHaveLength(1);
+  return run.id;
+}
+
+/** A store with linked memories, a built graph, one dormant-recall evaluation and a dream run. */
 async function seeded(engram: Engram, clock: Clock): Promise<Seeded> {
   await engram.prepareModels();
   await scene(engram, clock);
@@ -222,7 +258,8 @@ async function seeded(engram: Engram, clock: Clock): Promise<Seeded> {
   await engram.graphRebuild();
   await search(engram, QUERY);
   await engram.importSessions([SESSION]);
-  return { ids, event: (await lastEvent(engram)).id };
+  const event = (await lastEvent(engram)).id;
+  return { ids, event, run: await dreamed(engram) };
 }
 
 /** One result to check: the schema both edges publish for it, and how each edge asks for it. */
@@ -236,7 +273,7 @@ const S = '/v1/spaces/default';
 const M = `${S}/memories`;
 
 /** The results of a scenario, in order (later rows act on what earlier ones changed). */
-function results({ ids, event }: Seeded): ResultRow[] {
+function results({ ids, event, run }: Seeded): ResultRow[] {
   const [a, b, c, d] = ids as [string, string, string, string];
   const message = 'What database does the billing service run on?';
   return [
@@ -379,6 +416,29 @@ function results({ ids, event }: Seeded): ResultRow[] {
     },
     { schema: PruneResultSchema, http: { method: 'POST', path: '/v1/models/prune' } },
     { schema: HealthSchema, http: { method: 'GET', path: '/v1/health' } },
+    {
+      schema: DreamPreviewSchema,
+      mcp: ['dream_preview', {}],
+      http: { method: 'GET', path: `${S}/dream/preview` },
+    },
+    {
+      schema: DreamDiarySchema,
+      mcp: ['dream_run', { dry_run: true }],
+      http: { method: 'POST', path: `${S}/dream/runs`, json: { dry_run: true } },
+    },
+    {
+      schema: DreamDiarySchema,
+      mcp: ['dream_diary', { run_id: run }],
+      http: { method: 'GET', path: `${S}/dream/runs/${run}` },
+    },
+    { schema: DreamRunPageSchema, http: { method: 'GET', path: `${S}/dream/runs` } },
+    { schema: DreamCalibrationSchema, http: { method: 'GET', path: `${S}/dream/calibrate` } },
+    {
+      schema: DreamUndoReportSchema,
+      http: { method: 'POST', path: `${S}/dream/runs/${run}/undo` },
+    },
+    // Now undone: the run's undo time and its entries marked undone.
+    { schema: DreamDiarySchema, http: { method: 'GET', path: `${S}/dream/runs/${run}` } },
   ];
 }
 

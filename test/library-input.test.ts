@@ -129,6 +129,12 @@ const METHODS: Record<string, Param[]> = {
   listSessions: [optObj()],
   searchSessions: [obj(() => ({ query: 'memory' }))],
   purgeSession: [str(() => 'no-such-session'), optObj()],
+  dreamPreview: [optObj()],
+  dreamRun: [optObj()],
+  dreamDiary: [optStr(), optObj()],
+  dreamRuns: [optObj()],
+  dreamUndo: [str(() => 'no-such-run'), optObj()],
+  dreamCalibrate: [optObj()],
   addWriteObserver: [obj(() => ({}))],
   close: [optObj()],
 };
@@ -144,6 +150,7 @@ const NO_ARGUMENTS = [
   'idle',
   'rollbackModel',
   'pruneModels',
+  'startDreamSchedule',
 ];
 
 /** Every call of the table: one wrong shape in one place, the other arguments valid. */

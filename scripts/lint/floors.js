@@ -18,6 +18,7 @@ export const FLOORS = {
   dormant: 5,
   transfer: 5,
   autorecall: 6,
+  hygiene: 6,
   service: 7,
   'app.ts': 8,
   interfaces: 9,

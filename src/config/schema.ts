@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 
+import { dreamSchema } from './dream-schema.js';
 import { embedderSchema } from './embedder-schema.js';
 import { ms, unit } from './fields.js';
 import { recallSchema } from './recall-schema.js';
@@ -359,6 +360,7 @@ export const configSchema = z.strictObject({
   graph: graphSchema,
   dormant_recall: dormantRecallSchema,
   worker: workerSchema,
+  dream: dreamSchema,
 });
 
 /** The validated configuration (defaults applied). */

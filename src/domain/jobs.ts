@@ -21,6 +21,7 @@ export const JOB_KINDS = [
   'graph.rebuild',
   'lifecycle.maintain',
   'models.rebuild',
+  'dream.run',
 ] as const;
 /** Kind of a job. */
 export type JobKind = (typeof JOB_KINDS)[number];

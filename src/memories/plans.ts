@@ -22,10 +22,12 @@ export interface ChangeMeta {
   now: number;
 }
 
-const LIVE: readonly Status[] = ['active', 'candidate', 'challenged'];
+/** Statuses in which an item takes part in recall and can be changed. */
+export const LIVE: readonly Status[] = ['active', 'candidate', 'challenged'];
 const RESTORABLE: readonly Status[] = ['forgotten', 'archived', 'superseded', 'merged'];
 
-function must(ctx: MutationContext, id: string): ItemRecord {
+/** The item of the plan's context, or NOT_FOUND. */
+export function must(ctx: MutationContext, id: string): ItemRecord {
   const item = ctx.items.get(id);
   if (!item) throw notFound('memory', id);
   return item;
@@ -40,13 +42,23 @@ function mustBeLive(item: ItemRecord, action: string): void {
     );
 }
 
-function statusChange(item: ItemRecord, to: Status, meta: ChangeMeta, reason: string): ItemChange {
+/** A status change of one item, its prior status and kind kept for restore, as an event. */
+export function statusChange(
+  item: ItemRecord,
+  to: Status,
+  meta: ChangeMeta,
+  reason: string,
+): ItemChange {
   return {
     id: item.id,
     patch: {
       status: to,
       updated_at: meta.now,
-      prior: { status: item.status, at: new Date(meta.now).toISOString(), reason },
+      prior: {
+        status: item.status,
+        at: new Date(meta.now).toISOString(),
+        reason,
+      },
     },
     statusEvent: {
       id: newId(meta.now),
@@ -84,7 +96,7 @@ export function forgetPlan(id: string, meta: ChangeMeta): MutationPlan {
 export function restorePlan(id: string, meta: ChangeMeta): MutationPlan {
   return (ctx) => {
     const item = must(ctx, id);
-    if (!RESTORABLE.includes(item.status)) return { changes: [] };
+    if (!RESTORABLE.includes(item.status)) return { changes: restoreArea(item, meta) };
     const target =
       item.prior?.status && LIVE.includes(item.prior.status) ? item.prior.status : 'active';
     const change = statusChange(item, target, meta, 'restore');
@@ -92,13 +104,26 @@ export function restorePlan(id: string, meta: ChangeMeta): MutationPlan {
     const undone = ctx.relations.filter(
       (r) =>
         (item.status === 'superseded' && r.type === 'supersedes' && r.to_id === id) ||
-        (item.status === 'merged' && r.type === 'merged_into' && r.from_id === id),
+        ((item.status === 'merged' || item.status === 'archived') &&
+          r.type === 'merged_into' &&
+          r.from_id === id),
     );
     return {
       changes: [change],
       invalidateRelations: undone.map((r) => ({ id: r.id, at: meta.now, reason: 'restore' })),
     };
   };
+}
+
+/**
+ * Restore of a live item: a move (or an area fold) recorded its prior area, so the item goes back
+ * there; the audit then records the restore, so a second restore changes nothing.
+ */
+function restoreArea(item: ItemRecord, meta: ChangeMeta): ItemChange[] {
+  const area = item.prior?.area;
+  if (area === undefined || area === item.area) return [];
+  const at = new Date(meta.now).toISOString();
+  return [{ id: item.id, patch: { area, updated_at: meta.now, prior: { at, reason: 'restore' } } }];
 }
 
 /** Pin or unpin. */
@@ -119,6 +144,11 @@ export function movePlan(id: string, area: string, meta: ChangeMeta): MutationPl
             area,
             updated_at: meta.now,
             prior: {
+              // A hidden item keeps what its restore needs (its prior status and kind).
+              ...(RESTORABLE.includes(item.status) && {
+                status: item.prior?.status,
+                kind: item.prior?.kind,
+              }),
               area: item.area,
               at: new Date(meta.now).toISOString(),
               reason: meta.reason ?? 'move',
@@ -229,7 +259,8 @@ export function supersedePlan(
   };
 }
 
-function relation(
+/** A new live relation record. */
+export function relation(
   space: string,
   type: RelationType,
   from: string,

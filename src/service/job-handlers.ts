@@ -3,6 +3,7 @@
  * the vector backfill, the graph's catch-up and rebuild, the lifecycle's maintenance and the
  * rebuild of a model transition.
  */
+import type { DreamDiary, DreamStage } from '../domain/dreams.js';
 import { EngramError } from '../domain/errors.js';
 import type { JobData } from '../domain/jobs.js';
 import type { GraphMaintainer, RebuildCheckpoint } from '../graph/maintainer.js';
@@ -17,11 +18,23 @@ import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { rebuildProgress, runRebuild } from '../models/rebuild.js';
 import type { ServiceContext } from './context.js';
 
+/** A dream run made by a job (§10), stopping when the job must. */
+export type DreamJobRun = (
+  space: string,
+  options: {
+    stages?: DreamStage[];
+    dryRun?: boolean;
+    jobId: string;
+    stopReason: () => string | null;
+  },
+) => Promise<DreamDiary>;
+
 /** What the handlers act through. */
 export interface HandlerDeps {
   ctx: ServiceContext;
   maintainer: GraphMaintainer | undefined;
   lifecycle: Lifecycle;
+  dream?: DreamJobRun;
 }
 
 const num = (data: JobData | null, key: string) => {
@@ -149,6 +162,28 @@ const modelRebuild = (deps: HandlerDeps): JobHandler => ({
   },
 });
 
+/**
+ * A dream run (§10) in the job's space. A run cut short by the job's stop (deadline, cancel,
+ * shutdown) has finalised its diary as partial: the job ends, and the next night runs again.
+ */
+const dreamRun = (deps: HandlerDeps): JobHandler => ({
+  kind: 'dream.run',
+  async run(job) {
+    if (!deps.dream) throw new PermanentJobError('this store keeps no dream runs');
+    const { payload } = job.job;
+    const stages = Array.isArray(payload.stages) ? (payload.stages as DreamStage[]) : undefined;
+    const diary = await deps.dream(spaceOf(deps, job.job), {
+      stages,
+      dryRun: payload.dry_run === true,
+      jobId: job.job.id,
+      stopReason: () =>
+        job.shouldStop() ? `the job stopped (${String(job.signal.reason)})` : null,
+    });
+    const { id, state, diary: final, reason } = diary.run;
+    return { done: true, progress: { run_id: id, state, diary: final, reason } };
+  },
+});
+
 /** Every handler, over the given capabilities. */
 export function jobHandlers(deps: HandlerDeps): JobHandler[] {
   return [
@@ -157,5 +192,6 @@ export function jobHandlers(deps: HandlerDeps): JobHandler[] {
     graphRebuild(deps),
     maintain(deps),
     modelRebuild(deps),
+    dreamRun(deps),
   ];
 }

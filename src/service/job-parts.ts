@@ -12,7 +12,7 @@ import { JobRunner } from '../jobs/runner.js';
 import { JobWorker, type PeriodicCheck } from '../jobs/worker.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { ServiceContext } from './context.js';
-import { jobHandlers } from './job-handlers.js';
+import { type DreamJobRun, jobHandlers } from './job-handlers.js';
 import type { JobsParts } from './jobs.js';
 
 /** How often a long-lived worker looks for stale graph items (a crash can leave some). */
@@ -99,19 +99,15 @@ function graphCheck(ctx: ServiceContext, maintainer: GraphMaintainer): PeriodicC
 /** The runner, and a worker built on first use, for a process over `ctx`. */
 export function jobParts(
   ctx: ServiceContext,
-  deps: { maintainer: GraphMaintainer | undefined; lifecycle: Lifecycle },
+  deps: { maintainer: GraphMaintainer | undefined; lifecycle: Lifecycle; dream?: DreamJobRun },
 ): JobsParts & { backfillWorker: () => JobWorker; stopWorker: (graceMs: number) => Promise<void> } {
   const { config, log } = ctx;
-  const runner = new JobRunner(
-    ctx.store.jobs!,
-    jobHandlers({ ctx, maintainer: deps.maintainer, lifecycle: deps.lifecycle }),
-    {
-      leaseMs: config.worker.lease_ms,
-      deadlineMs: Math.round(config.worker.deadline_minutes * 60_000),
-      backoff: backoffPolicy(config),
-      log,
-    },
-  );
+  const runner = new JobRunner(ctx.store.jobs!, jobHandlers({ ctx, ...deps }), {
+    leaseMs: config.worker.lease_ms,
+    deadlineMs: Math.round(config.worker.deadline_minutes * 60_000),
+    backoff: backoffPolicy(config),
+    log,
+  });
   const checks = [backfillCheck(ctx), rebuildCheck(ctx)];
   if (deps.maintainer) checks.push(graphCheck(ctx, deps.maintainer));
   let full: JobWorker | undefined;

@@ -14,6 +14,7 @@ import type {
 } from '../domain/records.js';
 import type { VectorState } from '../domain/types.js';
 import type { DormantEventRecord, DormantStateRecord, DormantStore } from './dormant-store.js';
+import type { DreamStore } from './dream-store.js';
 import type { GraphStore } from './graph-store.js';
 import type { JobStore } from './job-store.js';
 import type { LifecycleRecord, LifecycleStore } from './lifecycle-store.js';
@@ -300,5 +301,7 @@ export interface Store {
   readonly models?: ModelStore;
   /** Past conversations, searched as conversations (§1.4); absent where a backend lacks them. */
   readonly sessions?: SessionStore;
+  /** Dream runs, their diaries and daily caps (§10); absent where a backend lacks them. */
+  readonly dreams?: DreamStore;
   close(): Promise<void>;
 }

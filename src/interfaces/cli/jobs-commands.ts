@@ -3,27 +3,14 @@
  * --state/--kind/--limit), `jobs show|retry|cancel`, `jobs retry --items`, and `worker`, which runs
  * the job worker alone until SIGTERM/SIGINT.
  */
-import { InvalidArgumentError } from 'commander';
-
 import { EngramError } from '../../domain/errors.js';
 import { JOB_KINDS, JOB_STATES, type JobKind, type JobState } from '../../domain/jobs.js';
 import type { CommandSpec } from './command.js';
 import { reportError, withEngram } from './context.js';
 import { printJson, println, show } from './output.js';
-import { collect, int } from './parse.js';
+import { int, oneOf } from './parse.js';
 
 const views = () => import('./jobs-views.js');
-
-/** Parses a repeatable, comma-separated flag whose values must be among `allowed`. */
-function oneOf<T extends string>(allowed: readonly T[]) {
-  return (value: string, previous: T[] = []): T[] => {
-    const values = collect(value, previous);
-    const bad = values.find((v) => !allowed.includes(v as T));
-    if (bad !== undefined)
-      throw new InvalidArgumentError(`${bad}: must be one of ${allowed.join(', ')}`);
-    return values as T[];
-  };
-}
 
 type JobsFlags = { state?: JobState[]; kind?: JobKind[]; limit?: number };
 

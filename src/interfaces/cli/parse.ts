@@ -26,6 +26,17 @@ export function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
+/** Parses a repeatable, comma-separated flag whose values must be among `allowed`. */
+export function oneOf<T extends string>(allowed: readonly T[]) {
+  return (value: string, previous: T[] = []): T[] => {
+    const values = collect(value, previous);
+    const bad = values.find((v) => !allowed.includes(v as T));
+    if (bad !== undefined)
+      throw new InvalidArgumentError(`${bad}: must be one of ${allowed.join(', ')}`);
+    return values as T[];
+  };
+}
+
 /** Collects a repeatable flag whose values are taken whole (`--history "a, b"` is one value). */
 export function repeat(value: string, previous: string[] = []): string[] {
   return [...previous, value];

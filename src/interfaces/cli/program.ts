@@ -9,6 +9,7 @@ import { AUTORECALL_COMMANDS } from './autorecall-commands.js';
 import { addCommands, type CommandSpec } from './command.js';
 import { DATA_COMMANDS } from './data-commands.js';
 import { DORMANT_COMMANDS } from './dormant-commands.js';
+import { DREAM_COMMANDS } from './dream-commands.js';
 import { GRAPH_COMMANDS } from './graph-commands.js';
 import { JOBS_COMMANDS } from './jobs-commands.js';
 import { LIFECYCLE_COMMANDS } from './lifecycle-commands.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...JOBS_COMMANDS,
   ...DORMANT_COMMANDS,
   ...SESSION_COMMANDS,
+  ...DREAM_COMMANDS,
 ];
 
 /** Builds the whole command tree. */

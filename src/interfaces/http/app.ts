@@ -24,6 +24,7 @@ import { errorResponse } from './errors.js';
 import { registerChangeRoutes } from './routes/changes.js';
 import type { HttpApp, RouteDeps } from './routes/common.js';
 import { registerDormantRoutes } from './routes/dormant.js';
+import { registerDreamRoutes } from './routes/dreams.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerLifecycleRoutes } from './routes/lifecycle.js';
 import { registerMemoryRoutes } from './routes/memories.js';
@@ -152,5 +153,6 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
   registerJobRoutes(app, deps);
   registerModelRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  registerDreamRoutes(app, deps);
   return app;
 }

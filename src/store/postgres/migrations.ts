@@ -7,6 +7,7 @@
 import type pg from 'pg';
 
 import type { PgTarget } from './connection.js';
+import { PG_DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { missingPgvector } from './errors.js';
 import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
@@ -164,6 +165,11 @@ CREATE TABLE leases (
     version: 6,
     name: 'sessions: past conversations, their turns and full-text index, purge audit rows',
     sql: PG_SESSIONS_SCHEMA_SQL,
+  },
+  {
+    version: 7,
+    name: 'dreams: runs, their stages and diary entries, daily caps',
+    sql: PG_DREAMS_SCHEMA_SQL,
   },
 ];
 

@@ -31,6 +31,7 @@ import type {
   StoreStats,
 } from '../store.js';
 import { PgDormantStore } from './dormant-store.js';
+import { PgDreamStore } from './dream-store.js';
 import { PgGraphStore } from './graph-store.js';
 import * as reads from './item-reads.js';
 import * as itemWrites from './item-writes.js';
@@ -77,6 +78,8 @@ export class PostgresStore implements Store {
   readonly models: PgModelStore;
   /** Past conversations, searched turn by turn (§1.4). */
   readonly sessions: PgSessionStore;
+  /** Dream runs, their diaries and daily caps (§10). */
+  readonly dreams: PgDreamStore;
   private readonly ctx: PgStoreContext;
   private readonly leases: LeaseRows;
 
@@ -89,6 +92,7 @@ export class PostgresStore implements Store {
     this.lifecycle = new PgLifecycleStore(this.ctx.db);
     this.jobs = new PgJobStore(this.ctx.db);
     this.sessions = new PgSessionStore(this.ctx.db);
+    this.dreams = new PgDreamStore(this.ctx.db);
     this.models = new PgModelStore(this.ctx.db, async (model, dimension) => {
       const [row] = await this.ctx.db.query<{ n: string }>(
         'SELECT count(*) AS n FROM vectors WHERE model = $1 AND embedding IS NOT NULL',

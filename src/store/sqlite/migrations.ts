@@ -2,6 +2,7 @@
  * Versioned, additive migrations of the SQLite store. Each runs once, in its own transaction;
  * a newer schema only adds, so an older engram can still read what it knows.
  */
+import { DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
 import { MODEL_TRANSITION_SQL } from './model-store.js';
@@ -222,6 +223,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 8,
     name: 'sessions: past conversations, their turns and full-text index, purge audit rows',
     sql: SESSIONS_SCHEMA_SQL,
+  },
+  {
+    version: 9,
+    name: 'dreams: runs, their stages and diary entries, daily caps',
+    sql: DREAMS_SCHEMA_SQL,
   },
 ];
 

@@ -35,6 +35,7 @@ import type {
 import { ANN_DEFAULTS, type AnnOptions, SqliteVectorSearch } from './ann-search.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqliteDormantStore } from './dormant-store.js';
+import { SqliteDreamStore } from './dream-store.js';
 import { FtsSearch } from './fts-search.js';
 import { SqliteGraphStore } from './graph-store.js';
 import * as reads from './item-reads.js';
@@ -89,6 +90,8 @@ export class SqliteStore implements Store {
   readonly models: SqliteModelStore;
   /** Past conversations, searched turn by turn (§1.4). */
   readonly sessions: SqliteSessionStore;
+  /** Dream runs, their diaries and daily caps (§10). */
+  readonly dreams: SqliteDreamStore;
 
   constructor(options: SqliteStoreOptions) {
     const { path } = options;
@@ -112,6 +115,7 @@ export class SqliteStore implements Store {
       this.vectorIndex.flush(model, dimension, { yielding: true }),
     );
     this.sessions = new SqliteSessionStore(core);
+    this.dreams = new SqliteDreamStore(core);
   }
 
   /** The raw connection, for maintenance tools in this backend's folder only. */

@@ -4,6 +4,7 @@
  */
 import type { ToolGroup } from '../tool.js';
 import { dormantTools } from './dormant.js';
+import { dreamTools } from './dreams.js';
 import { lifecycleTools } from './lifecycle.js';
 import { memoryTools } from './memories.js';
 import { recallTools } from './recall.js';
@@ -20,4 +21,5 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   lifecycleTools,
   dormantTools,
   sessionTools,
+  dreamTools,
 ];
