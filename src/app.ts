@@ -264,6 +264,7 @@ export function assembleEngram(parts: EngramParts): Engram {
   const words = parts.words;
   const dreams = dreamsFacade(ctx, {
     words: async () => words?.wordVectors(),
+    conflicts: parts.decision?.contradicts?.bind(parts.decision),
     queueRun: store.jobs && ((s) => queueDream(ctx, jobs!.worker(), s)),
   });
   const dream: DreamJobRun = async (s, options) => dreams.dreamRunFor(s, options);

@@ -60,7 +60,7 @@ export async function start(
     id: newId(),
     space: options.space ?? SPACE,
     dry_run: false,
-    stages: options.stages ?? ['duplicates', 'folds', 'stale', 'skills'],
+    stages: options.stages ?? ['duplicates', 'conflicts', 'folds', 'stale', 'skills'],
     started_at: options.at ?? T0,
     job_id: null,
   });

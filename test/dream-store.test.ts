@@ -25,6 +25,7 @@ describe.each(BACKENDS)('dream store ($name)', (backend) => {
     expect(run).toMatchObject({ state: 'running', diary: 'open', reason: null, counts: {} });
     expect(run.stages.map((s) => [s.stage, s.state])).toEqual([
       ['duplicates', 'pending'],
+      ['conflicts', 'skipped'],
       ['folds', 'pending'],
       ['stale', 'pending'],
       ['skills', 'skipped'],
@@ -63,6 +64,7 @@ describe.each(BACKENDS)('dream store ($name)', (backend) => {
         finished_at: T0 + 5,
         note: 'all seen',
       },
+      { stage: 'conflicts', state: 'skipped', started_at: null, finished_at: null, note: null },
       {
         stage: 'folds',
         state: 'cut_short',
@@ -156,16 +158,20 @@ describe.each(BACKENDS)('dream store ($name)', (backend) => {
     expect(await dreams.capUsage(SPACE, DAY1)).toEqual({ merge: 0, stale: 0 });
     const claims = [];
     for (let n = 0; n < 3; n++) claims.push(await dreams.claimCap(SPACE, 'merge', DAY1, 2));
-    expect(claims).toEqual([true, true, false]);
-    expect(await dreams.claimCap(SPACE, 'merge', '2025-01-02', 2)).toBe(true);
-    expect(await dreams.claimCap('elsewhere', 'merge', DAY1, 2)).toBe(true);
-    expect(await dreams.claimCap(SPACE, 'stale', DAY1, 0)).toBe(false);
+    expect(claims).toEqual([1, 1, 0]);
+    expect(await dreams.claimCap(SPACE, 'merge', '2025-01-02', 2)).toBe(1);
+    expect(await dreams.claimCap('elsewhere', 'merge', DAY1, 2)).toBe(1);
+    expect(await dreams.claimCap(SPACE, 'stale', DAY1, 0)).toBe(0);
     expect(await dreams.capUsage(SPACE, DAY1)).toEqual({ merge: 2, stale: 0 });
 
     await dreams.releaseCap(SPACE, 'merge', DAY1);
     expect(await dreams.capUsage(SPACE, DAY1)).toEqual({ merge: 1, stale: 0 });
-    expect(await dreams.claimCap(SPACE, 'merge', DAY1, 1)).toBe(false);
-    expect(await dreams.claimCap(SPACE, 'merge', DAY1, 2)).toBe(true);
+    expect(await dreams.claimCap(SPACE, 'merge', DAY1, 1)).toBe(0);
+    expect(await dreams.claimCap(SPACE, 'merge', DAY1, 2)).toBe(1);
+    // Several units at once: only what remains below the limit.
+    expect(await dreams.claimCap(SPACE, 'merge', DAY1, 5, 10)).toBe(3);
+    await dreams.releaseCap(SPACE, 'merge', DAY1, 3);
+    expect(await dreams.capUsage(SPACE, DAY1)).toEqual({ merge: 2, stale: 0 });
     for (let n = 0; n < 4; n++) await dreams.releaseCap(SPACE, 'merge', DAY1);
     await dreams.releaseCap(SPACE, 'stale', DAY1);
     expect(await dreams.capUsage(SPACE, DAY1)).toEqual({ merge: 0, stale: 0 });
@@ -178,10 +184,10 @@ describe.each(BACKENDS)('dream store ($name)', (backend) => {
     await b.dreams.capUsage(SPACE, DAY1);
     const limit = 7;
     const claims = Array.from({ length: 2 * limit }, (_, n) =>
-      (n % 2 ? a : b).dreams.claimCap(SPACE, 'stale', DAY1, limit),
+      (n % 2 ? a : b).dreams.claimCap(SPACE, 'stale', DAY1, limit, 1 + (n % 3)),
     );
-    const taken = (await Promise.all(claims)).filter(Boolean);
-    expect(taken).toHaveLength(limit);
+    const taken = (await Promise.all(claims)).reduce((sum, n) => sum + n, 0);
+    expect(taken).toBe(limit);
     expect(await a.dreams.capUsage(SPACE, DAY1)).toEqual({ merge: 0, stale: limit });
   });
 

@@ -63,7 +63,13 @@ describe('engram dream (built CLI)', () => {
     expect(await exportHash(cli)).toBe(before);
     expect((await json<{ runs: unknown[] }>(['dream', 'runs'])).runs).toEqual([]);
 
-    expect(preview.stages.map((s) => s.stage)).toEqual(['duplicates', 'folds', 'stale', 'skills']);
+    expect(preview.stages.map((s) => s.stage)).toEqual([
+      'duplicates',
+      'conflicts',
+      'folds',
+      'stale',
+      'skills',
+    ]);
     expect(preview.stages.find((s) => s.stage === 'stale')?.off).toMatch(/dream\.stale\.enabled/u);
     const [merge, ...others] = preview.stages.flatMap((s) => s.proposals);
     expect(others).toEqual([]);
@@ -131,7 +137,7 @@ describe('engram dream (built CLI)', () => {
     const bad = await cli(['dream', 'preview', '--stage', 'duplicates', '--stage', 'naps']);
     expect(bad.code).toBe(EXIT_CODES.USAGE);
     expect(bad.stderr).toContain("option '--stage <stage>' argument 'naps' is invalid");
-    expect(bad.stderr).toContain('must be one of duplicates, folds, stale, skills');
+    expect(bad.stderr).toContain('must be one of duplicates, conflicts, folds, stale, skills');
     const twice = await cli(['dream', 'run', '--stage', 'folds,folds']);
     expect(twice.code).toBe(EXIT_CODES.INVALID_INPUT);
     expect(twice.stderr).toContain('stages: must not repeat a stage');

@@ -2,11 +2,15 @@
  * Consolidation over HTTP on a real 127.0.0.1 socket: the preview (read-only, by stage), a run
  * (admin) that merges two near-duplicates, the runs page by page, a run's diary, undo once (then
  * 409), the calibration, bad stages and ids refused naming the field, tokens scoped to spaces and
- * roles, and the routes in the OpenAPI document.
+ * roles, and the routes in the OpenAPI document. And the areas: listed with their counts (read), a
+ * fold (write) previewed without change, applied, one item restored to its old area, and its
+ * refusals (system area, equal names, empty source) as 400 naming the field.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { z } from 'zod';
 
 import type { Engram } from '../src/app.js';
+import { AreaFoldResultSchema, AreaListSchema } from '../src/interfaces/responses/areas.js';
 import { testEngram } from './helpers.js';
 import { serveEngram, type TestService, TOKEN_CONFIG, TOKENS } from './http-helpers.js';
 
@@ -42,6 +46,7 @@ describe('consolidation over HTTP', () => {
     expect(res.body.space).toBe('team-a');
     expect(res.body.stages.map((s: { stage: string }) => s.stage)).toEqual([
       'duplicates',
+      'conflicts',
       'folds',
       'stale',
       'skills',
@@ -76,7 +81,9 @@ describe('consolidation over HTTP', () => {
       ]);
     }
     const bad = await request('GET', `${D}/preview?stages=naps`, { token: TOKENS.readerA });
-    expect(bad.body.error.message).toContain('must be one of duplicates, folds, stale, skills');
+    expect(bad.body.error.message).toContain(
+      'must be one of duplicates, conflicts, folds, stale, skills',
+    );
   });
 
   it('runs (admin), lists, shows the diary, undoes once', async () => {
@@ -204,5 +211,132 @@ describe('consolidation over HTTP', () => {
       expect(doc.components.schemas, name).toHaveProperty(name);
     const undo = doc.paths['/v1/spaces/{space}/dream/runs/{id}/undo'].post;
     expect(undo.responses['409'].description).toMatch(/undone already/u);
+  });
+});
+
+const A = '/v1/spaces/team-a/areas';
+const FROM = 'project/billing';
+const TO = 'projects/billing';
+
+/** A service with tokens over an engram holding two memories in FROM and one each in TO, general. */
+async function withAreas() {
+  const engram = testEngram({ config: { server: { tokens: TOKEN_CONFIG } } });
+  const remember = async (body: string, area: string) =>
+    (await engram.remember({ body, area, space: 'team-a' })).memory.id;
+  const moving = [
+    await remember('Invoices are generated nightly', FROM),
+    await remember('Billing retries a failed charge three times', FROM),
+  ];
+  await remember('Billing runs on PostgreSQL 15', TO);
+  await remember('The offsite is in Lisbon', 'general');
+  await engram.idle();
+  const server = await serveEngram(engram);
+  onTestFinished(() => server.close());
+  const item = async (id: string) =>
+    (await server.request('GET', `/v1/spaces/team-a/memories/${id}`, { token: TOKENS.readerA }))
+      .body as { area: string; body: string; version: number };
+  return { request: server.request, moving, item };
+}
+
+/** The response parses under its documented schema without losing a field. */
+function lossless(schema: z.ZodType, body: unknown): void {
+  expect(schema.parse(body)).toEqual(body);
+}
+
+describe('areas over HTTP', () => {
+  it('lists areas (read); a dry run changes nothing; a fold (write) moves; restore moves back', async () => {
+    const { request, moving, item } = await withAreas();
+    const listed = await request('GET', A, { token: TOKENS.readerA });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body).toEqual({
+      areas: [
+        { area: 'general', items: 1 },
+        { area: FROM, items: 2 },
+        { area: TO, items: 1 },
+      ],
+    });
+    lossless(AreaListSchema, listed.body);
+
+    const fold = (token: string, json: object) =>
+      request('POST', `${A}/fold`, { token, json: { from: FROM, to: TO, ...json } });
+    const byReader = await fold(TOKENS.readerA, {});
+    expect([byReader.status, byReader.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    const dry = await fold(TOKENS.writerA, { dry_run: true });
+    expect(dry.status, dry.text).toBe(200);
+    expect({ ...dry.body, items: [...dry.body.items].sort() }).toEqual({
+      from: FROM,
+      to: TO,
+      dry_run: true,
+      items: [...moving].sort(),
+    });
+    lossless(AreaFoldResultSchema, dry.body);
+    expect((await request('GET', A, { token: TOKENS.readerA })).body).toEqual(listed.body);
+    for (const id of moving) expect((await item(id)).area).toBe(FROM);
+
+    const bodies = await Promise.all(moving.map(async (id) => (await item(id)).body));
+    const done = await fold(TOKENS.writerA, { reason: 'typo in the area name' });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toMatchObject({ from: FROM, to: TO, dry_run: false });
+    expect([...done.body.items].sort()).toEqual([...moving].sort());
+    for (const [i, id] of moving.entries())
+      expect(await item(id)).toMatchObject({ area: TO, body: bodies[i], version: 1 });
+    expect((await request('GET', A, { token: TOKENS.readerA })).body.areas).toEqual([
+      { area: 'general', items: 1 },
+      { area: TO, items: 3 },
+    ]);
+
+    const restored = await request('POST', `/v1/spaces/team-a/memories/${moving[0]}/restore`, {
+      token: TOKENS.writerA,
+    });
+    expect(restored.status, restored.text).toBe(200);
+    expect((await item(moving[0]!)).area).toBe(FROM);
+    expect((await item(moving[1]!)).area).toBe(TO);
+  });
+
+  it('refuses a system area, equal names, an empty source and bad bodies: 400 naming the field', async () => {
+    const { request } = await withAreas();
+    for (const [json, field] of [
+      [{ from: '_inbox', to: 'general' }, 'from'],
+      [{ from: 'general', to: '_inbox' }, 'to'],
+      [{ from: 'general', to: 'general' }, 'to'],
+      [{ from: 'nowhere', to: 'general' }, 'from'],
+      [{ from: 'bad area', to: 'general' }, 'from'],
+      [{ to: 'general' }, 'from'],
+      [{ from: FROM, to: TO, dry_run: 'yes' }, 'dry_run'],
+      [{ from: FROM, to: TO, space: 'team-b' }, 'space'],
+    ] as const) {
+      const res = await request('POST', `${A}/fold`, { token: TOKENS.writerA, json });
+      expect(
+        [res.status, res.body.error.code, res.body.error.details.field],
+        JSON.stringify(json),
+      ).toEqual([400, 'INVALID_INPUT', field]);
+    }
+    const system = await request('POST', `${A}/fold`, {
+      token: TOKENS.writerA,
+      json: { from: '_inbox', to: 'general' },
+    });
+    expect(system.body.error.message).toBe('from: _inbox is a system area');
+    expect((await request('GET', A, { token: TOKENS.readerA })).body.areas).toHaveLength(3);
+  });
+
+  it('keeps spaces apart, and documents the routes in the OpenAPI document', async () => {
+    const { request } = await withAreas();
+    const calls = [
+      ['GET', A, undefined],
+      ['POST', `${A}/fold`, { from: FROM, to: TO }],
+    ] as const;
+    for (const [method, path, json] of calls) {
+      const res = await request(method, path, { token: TOKENS.writerB, json });
+      expect([res.status, res.body.error.code], `${method} ${path}`).toEqual([403, 'FORBIDDEN']);
+      expect((await request(method, path, { json })).status, `${method} ${path}`).toBe(401);
+    }
+    const elsewhere = await request('GET', '/v1/spaces/team-b/areas', { token: TOKENS.writerB });
+    expect(elsewhere.body).toEqual({ areas: [] });
+
+    const doc = (await request('GET', '/v1/openapi.json')).body;
+    expect(Object.keys(doc.paths['/v1/spaces/{space}/areas'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/v1/spaces/{space}/areas/fold'])).toEqual(['post']);
+    for (const name of ['AreaList', 'AreaCount', 'AreaFoldResult', 'AreaFoldBody'])
+      expect(doc.components.schemas, name).toHaveProperty(name);
   });
 });

@@ -13,6 +13,7 @@ import type { ConfigInput } from '../src/config/schema.js';
 import { EngramError } from '../src/domain/errors.js';
 import type { Kind } from '../src/domain/types.js';
 import { exportLines } from '../src/transfer/transfer.js';
+import { startOpenAiStandIn } from './support/openai-standin.js';
 import { type Backend, BACKENDS } from './backends.js';
 import { tempDir, testEngram } from './helpers.js';
 
@@ -108,7 +109,13 @@ describe.each(BACKENDS)('dream runs ($name)', (backend) => {
     const lesser = await add(engram, DUP_B);
     const before = await exportHash(engram);
     const preview = await engram.dreamPreview();
-    expect(preview.stages.map((s) => s.stage)).toEqual(['duplicates', 'folds', 'stale', 'skills']);
+    expect(preview.stages.map((s) => s.stage)).toEqual([
+      'duplicates',
+      'conflicts',
+      'folds',
+      'stale',
+      'skills',
+    ]);
     const dup = preview.stages.find((s) => s.stage === 'duplicates')!;
     expect(dup.proposals.map((p) => p.items)).toEqual([[lesser, keeper]]);
     expect(preview.stages.find((s) => s.stage === 'stale')!.off).toMatch(/stale archival is off/);
@@ -336,11 +343,117 @@ describe.each(BACKENDS)('dream runs ($name)', (backend) => {
     );
   });
 
+  it('folds an area by hand, with a dry run first; refuses system, equal and empty areas', async () => {
+    const engram = engramOn(backend, clock().now);
+    const a = await add(engram, OTHER, { area: 'Ops' });
+    const b = await add(engram, DUP_A, { area: 'Ops' });
+    await engram.forget(b);
+    const dry = await engram.foldArea('Ops', 'ops', { dry_run: true });
+    expect({ ...dry, items: [...dry.items].sort() }).toEqual({
+      from: 'Ops',
+      to: 'ops',
+      dry_run: true,
+      items: [a, b].sort(),
+    });
+    expect((await engram.get(a)).area).toBe('Ops');
+    const done = await engram.foldArea('Ops', 'ops');
+    expect([...done.items].sort()).toEqual([a, b].sort());
+    for (const id of [a, b]) expect((await engram.get(id)).area).toBe('ops');
+    expect(await engram.areas()).toEqual([{ area: 'ops', items: 1 }]);
+    for (const [from, to, field] of [
+      ['_system', 'ops', 'from'],
+      ['ops', '_system', 'to'],
+      ['ops', 'ops', 'to'],
+      ['Ops', 'ops', 'from'],
+    ] as const) {
+      const err = await failure(engram.foldArea(from, to));
+      expect(err.code).toBe('INVALID_INPUT');
+      expect(err.details.field).toBe(field);
+    }
+  });
+
   it('restore undoes a move', async () => {
     const engram = engramOn(backend, clock().now);
     const id = await add(engram, OTHER, { area: 'ops' });
     await engram.move(id, 'projects/billing');
     expect((await engram.restore(id)).area).toBe('ops');
     expect((await engram.restore(id)).area).toBe('ops');
+  });
+});
+
+describe('dream runs as background work', () => {
+  it('a dream.run job makes a run that names the job', async () => {
+    const engram = testEngram({ now: clock().now });
+    await add(engram, DUP_A);
+    const lesser = await add(engram, DUP_B);
+    const job = await engram.runJobHere({ kind: 'dream.run', space: 'default' });
+    expect(job.state).toBe('succeeded');
+    const diary = await engram.dreamDiary();
+    expect(diary.run.job_id).toBe(job.id);
+    expect(job.progress).toMatchObject({ run_id: diary.run.id, state: 'completed' });
+    expect((await engram.get(lesser)).status).toBe('merged');
+  });
+
+  it('the nightly schedule follows dream.schedule', () => {
+    const off = testEngram({ now: clock().now });
+    const stopped = off.startDreamSchedule();
+    expect(stopped.next_run_at).toBeNull();
+    const on = testEngram({
+      config: { dream: { schedule: { enabled: true, time: '04:30', utc: true } } },
+    });
+    const schedule = on.startDreamSchedule();
+    try {
+      expect(schedule.next_run_at).toMatch(/T04:30:00\.000Z$/);
+    } finally {
+      schedule.stop();
+    }
+  });
+});
+
+describe('conflicts judged by a decision adapter (OpenAI-compatible stand-in chat server)', () => {
+  it('without an adapter that judges conflicts, the stage does nothing and says why', async () => {
+    const engram = testEngram({ now: clock().now });
+    await add(engram, DIFFERENT_NUMBER);
+    await add(engram, DIFFERENT_NUMBER_2);
+    const diary = await engram.dreamRun({ stages: ['conflicts'] });
+    expect(diary.run.stages.find((s) => s.stage === 'conflicts')).toMatchObject({
+      state: 'skipped',
+      note: expect.stringMatching(/no decision adapter that judges conflicts/),
+    });
+    expect(diary.entries).toEqual([]);
+  });
+
+  it('records the later memory superseding the earlier, undone with its run', async () => {
+    const server = await startOpenAiStandIn();
+    try {
+      const c = clock();
+      const engram = testEngram({
+        now: c.now,
+        config: {
+          recall: {
+            decision: {
+              adapter: 'openai-compatible',
+              openai: { base_url: server.url, model: 'judge' },
+            },
+          },
+        },
+      });
+      const earlier = await add(engram, DIFFERENT_NUMBER);
+      c.add(DAY);
+      const later = await add(engram, DIFFERENT_NUMBER_2);
+      const diary = await engram.dreamRun({ stages: ['conflicts'] });
+      const applied = diary.entries.filter((e) => e.outcome === 'applied');
+      expect(applied.map((e) => [e.action, e.items])).toEqual([['supersede', [earlier, later]]]);
+      expect(applied[0]!.detail.probability).toBeGreaterThanOrEqual(0.5);
+      expect((await engram.get(earlier)).status).toBe('superseded');
+      const relations = (await engram.history(earlier)).relations;
+      expect(relations.some((r) => r.type === 'supersedes' && r.from_id === later)).toBe(true);
+      const chat = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+      expect(JSON.stringify(chat[0]!.body)).toContain('<earlier>');
+      await engram.dreamUndo(diary.run.id);
+      expect((await engram.get(earlier)).status).toBe('active');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -135,6 +135,8 @@ const METHODS: Record<string, Param[]> = {
   dreamRuns: [optObj()],
   dreamUndo: [str(() => 'no-such-run'), optObj()],
   dreamCalibrate: [optObj()],
+  areas: [optObj()],
+  foldArea: [str(() => 'general'), str(() => 'work'), optObj(() => ({ dry_run: true }))],
   addWriteObserver: [obj(() => ({}))],
   close: [optObj()],
 };

@@ -155,11 +155,9 @@ const AREA_VARIANTS: Record<string, readonly string[]> = {
   people: ['People'],
   tools: ['Tools', 'tool'],
 };
-const NO_FOLDS = [
-  { a: 'projects/billing', b: 'projects/building' },
-  { a: 'projects/search', b: 'projects/research' },
-  { a: 'projects/auth', b: 'projects/search' },
-];
+const NO_FOLDS = ['billing building', 'search research', 'auth search']
+  .map((pair) => pair.split(' ').map((name) => `projects/${name}`))
+  .map(([a, b]) => ({ a: a!, b: b! }));
 const DAY = 86_400_000;
 /** The corpus's "now": fixed, so ages never change between runs. */
 export const CORPUS_NOW = Date.UTC(2026, 11, 1);
@@ -242,7 +240,9 @@ class Generator {
   /** True when the statement was not made before (it is then taken). */
   private claim(s: Statement): boolean {
     const key = `${s.template}|${s.negated}|${Object.entries(s.slots).sort().join(';')}`;
-    return !this.seen.has(key) && this.seen.add(key) !== undefined;
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    return true;
   }
 
   private text(s: Statement, form: 2 | 3 | 4): string {

@@ -18,14 +18,30 @@ const duplicatesSchema = z
     overlap: unit(0.7),
     /**
      * Nearest neighbours looked at per item (through an approximate index, never all pairs). Items
-     * of one template with other facts can sit closer than an item's own paraphrase: 10 finds
-     * about 3% more of the planted duplicates than 5 (bench/hygiene/duplicates-quality.ts).
+     * of one template with other facts can sit closer than an item's own paraphrase: 10 finds more
+     * of the planted duplicates than 5 (bench/hygiene/duplicates-quality.ts).
      */
     neighbours: z.number().int().min(1).max(50).default(10),
     /** The keeper takes the lesser item's sentences it lacks, as a new version (never new text). */
     union_bodies: z.boolean().default(true),
     /** Merges per space and day, across runs and processes. */
     daily_cap: z.number().int().min(0).max(100_000).default(200),
+  })
+  .prefault({});
+
+/**
+ * Conflicts: close pairs that state different facts, judged by the decision adapter when it can
+ * judge conflicts (`recall.decision.adapter: openai-compatible`); without one, none (§10).
+ */
+const conflictsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    /** Pairs judged per run, at most (each is one request to the adapter). */
+    max_per_run: z.number().int().min(0).max(10_000).default(50),
+    /** The adapter's probability that the later memory contradicts the earlier, at least. */
+    min_probability: unit(0.5),
+    /** The longest one judgment may take. */
+    timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
   })
   .prefault({});
 
@@ -64,6 +80,7 @@ const skillsSchema = z
 export const dreamSchema = z
   .strictObject({
     duplicates: duplicatesSchema,
+    conflicts: conflictsSchema,
     folds: foldsSchema,
     stale: staleSchema,
     skills: skillsSchema,

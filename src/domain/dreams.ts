@@ -1,6 +1,6 @@
 /**
- * Consolidation ("dreaming", §10): a dream run goes through stages (duplicates, folds, stale,
- * skills), logs every proposal, change and skip to its diary as it goes, and can be undone. Run
+ * Consolidation ("dreaming", §10): a dream run goes through stages (duplicates, conflicts, folds,
+ * stale, skills), logs every proposal, change and skip to its diary as it goes, and can be undone. Run
  * completion and diary finalisation are separate facts: a run cut short by a deadline keeps what it
  * logged, marks its unfinished stages `cut_short` and finalises its diary as `partial` with the
  * reason; a final diary is never overwritten.
@@ -8,7 +8,7 @@
 import { z } from 'zod';
 
 /** The stages of a dream run, in the order they run. */
-export const DREAM_STAGES = ['duplicates', 'folds', 'stale', 'skills'] as const;
+export const DREAM_STAGES = ['duplicates', 'conflicts', 'folds', 'stale', 'skills'] as const;
 /** A stage of a dream run. */
 export type DreamStage = (typeof DREAM_STAGES)[number];
 
@@ -45,7 +45,14 @@ export const DIARY_STATES = ['open', 'final', 'partial'] as const;
 export type DiaryState = (typeof DIARY_STATES)[number];
 
 /** What a diary entry is about. */
-export const DREAM_ACTIONS = ['merge', 'fold', 'archive', 'skill_dedupe', 'skill_cap'] as const;
+export const DREAM_ACTIONS = [
+  'merge',
+  'supersede',
+  'fold',
+  'archive',
+  'skill_dedupe',
+  'skill_cap',
+] as const;
 /** The action of a diary entry. */
 export type DreamAction = (typeof DREAM_ACTIONS)[number];
 
@@ -97,7 +104,9 @@ export interface DiaryDetail {
   /** Per changed item id, its state before and after the change. */
   before?: Record<string, ItemState>;
   after?: Record<string, ItemState>;
-  /** The relation an applied merge or dedupe created. */
+  /** The probability a decision adapter gave that the later memory contradicts the earlier. */
+  probability?: number;
+  /** The relation an applied merge, supersede or dedupe created. */
   relation_id?: string;
   /** Set when a later undo restored this entry (or why it could not). */
   undone?: boolean;

@@ -11,12 +11,14 @@ import {
   type UndoReport,
 } from '../domain/dreams.js';
 import { notFound } from '../domain/errors.js';
+import { type AreaCount, checkFold } from './areas.js';
 import { toDiaryEntry, toDreamRun } from './diary.js';
 import { previewDream, runDream } from './dream.js';
 import { calibrate, type CalibrationReport } from './duplicates.js';
 import type { DreamDeps, StageContext, StageRunner } from './stage.js';
+import { conflictsStage } from './stage-conflicts.js';
 import { duplicateItems, duplicatesStage } from './stage-duplicates.js';
-import { foldsStage } from './stage-folds.js';
+import { foldsStage, itemsIn, moveArea } from './stage-folds.js';
 import { skillsStage } from './stage-skills.js';
 import { staleStage } from './stage-stale.js';
 import { undoRun } from './undo.js';
@@ -24,10 +26,26 @@ import { undoRun } from './undo.js';
 /** Every stage, in run order. */
 export const STAGE_RUNNERS: readonly StageRunner[] = [
   duplicatesStage,
+  conflictsStage,
   foldsStage,
   staleStage,
   skillsStage,
 ];
+
+/** Options of a fold by hand. */
+export interface FoldOptions {
+  dryRun: boolean;
+  actor?: string;
+  reason?: string;
+}
+
+/** What a fold by hand moved (or, in a dry run, would move). */
+export interface FoldResult {
+  from: string;
+  to: string;
+  dry_run: boolean;
+  items: string[];
+}
 
 /** A run to make. */
 export interface RunOptions {
@@ -82,15 +100,36 @@ export class Consolidation {
     return undoRun(this.deps, space, runId);
   }
 
-  /** The similarity and overlap of each item's closest neighbour, and merges per threshold. */
-  async calibrate(space: string): Promise<CalibrationReport> {
-    const sc: StageContext = {
+  /** Live areas of a space with their item counts. */
+  areas(space: string): Promise<AreaCount[]> {
+    return this.deps.dreams.areas(space);
+  }
+
+  /**
+   * Folds one area into another by hand (§10): every item of `from` moves to `to`, content
+   * unchanged, each keeping its prior area for `restore`. System areas, equal names and an empty
+   * source are refused; a dry run lists what would move and changes nothing.
+   */
+  async fold(space: string, from: string, to: string, options: FoldOptions): Promise<FoldResult> {
+    const sc = this.context(space, options.actor ?? null, options.reason ?? 'fold');
+    const items = (await itemsIn(sc, from)).map((i) => i.id);
+    checkFold(from, to, [{ area: from, items: items.length }]);
+    const moved = options.dryRun ? items : await moveArea(sc, from, to);
+    return { from, to, dry_run: options.dryRun, items: moved };
+  }
+
+  private context(space: string, actor: string | null, reason: string): StageContext {
+    return {
       deps: this.deps,
       space,
       shouldStop: () => false,
-      meta: (reason) => ({ actor: null, reason, now: this.deps.now() }),
+      meta: () => ({ actor, reason, now: this.deps.now() }),
     };
-    const { items } = await duplicateItems(sc);
+  }
+
+  /** The similarity and overlap of each item's closest neighbour, and merges per threshold. */
+  async calibrate(space: string): Promise<CalibrationReport> {
+    const { items } = await duplicateItems(this.context(space, null, 'calibrate'));
     const settings = this.deps.config.dream.duplicates;
     return calibrate(items, {
       similarity: settings.similarity,

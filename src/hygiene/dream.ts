@@ -25,6 +25,9 @@ export interface DreamRequest {
   stopReason?: () => string | null;
 }
 
+/** Proposals applied and logged together (one transaction each, and one diary append). */
+const BATCH = 200;
+
 /** How long past its deadline a run still `running` is taken as orphaned (its process died). */
 const ORPHAN_GRACE_MS = 10 * 60_000;
 
@@ -60,7 +63,7 @@ export async function previewDream(
     const { proposals, complete, note } = await runner.propose(sc);
     out.stages.push({
       stage: runner.stage,
-      off: runner.off(deps.config),
+      off: runner.off(deps),
       complete,
       note: note ?? null,
       proposals: proposals.map((p) => previewEntry(runner.stage, p)),
@@ -144,19 +147,19 @@ export async function runDream(
 
 async function runStage(sc: StageContext, runner: StageRunner, state: RunState): Promise<void> {
   const { dreams, config, now } = sc.deps;
-  const off = runner.off(config);
+  const off = runner.off(sc.deps);
   if (off)
     return dreams.setStage(state.id, runner.stage, { state: 'skipped', at: now(), note: off });
   await dreams.setStage(state.id, runner.stage, { state: 'running', at: now() });
   try {
     const { proposals, complete, note } = await runner.propose(sc);
     let all = complete;
-    for (const proposal of proposals) {
+    for (let i = 0; i < proposals.length; i += BATCH) {
       if (sc.shouldStop()) {
         all = false;
         break;
       }
-      await log(sc, state, runner, proposal);
+      await logBatch(sc, state, runner, proposals.slice(i, i + BATCH));
     }
     const done = all && !sc.shouldStop();
     await dreams.setStage(state.id, runner.stage, {
@@ -179,44 +182,41 @@ async function runStage(sc: StageContext, runner: StageRunner, state: RunState):
   }
 }
 
-/** Applies (or, in a dry run, only proposes) one proposal and logs the outcome. */
-async function log(
+/**
+ * Applies (or, in a dry run, only proposes) a batch of proposals and logs each outcome in order,
+ * the batch's entries in one append.
+ */
+async function logBatch(
   sc: StageContext,
   state: RunState,
   runner: StageRunner,
-  proposal: Proposal,
+  batch: readonly Proposal[],
 ): Promise<void> {
-  const base = { stage: runner.stage, action: proposal.action, items: proposal.items };
-  let entry: NewDiaryEntry;
-  if (proposal.skip || state.dryRun)
-    entry = {
-      ...base,
-      outcome: proposal.skip ? 'skipped' : 'proposed',
-      reason: proposal.reason,
-      detail: proposal.detail,
-      at: sc.deps.now(),
-    };
-  else {
-    const applied = await runner.apply(sc, proposal);
-    entry =
-      applied.outcome === 'applied'
-        ? {
-            ...base,
-            items: applied.items ?? base.items,
-            outcome: 'applied',
-            reason: proposal.reason,
-            detail: applied.detail,
-            at: sc.deps.now(),
-          }
-        : {
-            ...base,
-            outcome: 'skipped',
-            reason: applied.reason,
-            detail: proposal.detail,
-            at: sc.deps.now(),
-          };
-  }
-  if (!(await sc.deps.dreams.appendEntries(state.id, [entry])))
+  const apply = state.dryRun ? [] : batch.filter((p) => !p.skip);
+  const outcomes = apply.length > 0 ? await runner.apply(sc, apply) : [];
+  const at = sc.deps.now();
+  let next = 0;
+  const entries = batch.map((p): NewDiaryEntry => {
+    const base = { stage: runner.stage, action: p.action, items: p.items, at };
+    if (p.skip || state.dryRun)
+      return {
+        ...base,
+        outcome: p.skip ? 'skipped' : 'proposed',
+        reason: p.reason,
+        detail: p.detail,
+      };
+    const done = outcomes[next++]!;
+    return done.outcome === 'applied'
+      ? {
+          ...base,
+          items: done.items ?? p.items,
+          outcome: 'applied',
+          reason: p.reason,
+          detail: done.detail,
+        }
+      : { ...base, outcome: 'skipped', reason: done.reason, detail: p.detail };
+  });
+  if (!(await sc.deps.dreams.appendEntries(state.id, entries)))
     state.stopped ??= 'the diary was finalised by another process';
 }
 

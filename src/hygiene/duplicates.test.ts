@@ -139,6 +139,18 @@ describe('findDuplicates', () => {
     expectNoChains(found.pairs);
   });
 
+  it('also pairs items whose words differ by one, when neighbours miss them', async () => {
+    // With one neighbour each, a and c both see d (closer, another number), never each other.
+    const items = [
+      item('a', 'Deploys of billing are frozen every Friday after 4 pm.', at(0), { created_at: 1 }),
+      item('d', 'Deploys of billing are frozen every Friday after 5 pm.', at(0.05)),
+      item('c', 'Deploys of billing are frozen every Friday after 4 pm, mostly.', at(0.3)),
+    ];
+    const found = await findDuplicates(items, { ...options, neighbours: 1 });
+    expect(found.pairs.map((p) => [p.keeper, p.lesser])).toEqual([['a', 'c']]);
+    expect(found.rejected.map((r) => r.reason)).toEqual(['numbers differ', 'numbers differ']);
+  });
+
   it('returns complete: false when told to stop', async () => {
     const items = [
       item('a', 'Alice owns the billing service.', at(0)),

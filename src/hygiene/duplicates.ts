@@ -1,9 +1,9 @@
 /**
- * Near-duplicate detection for a dream run (§10): candidate pairs from each item's nearest
- * neighbours of the same kind, each judged by text (similarity.ts), the keeper of each pair chosen
- * by a fixed order, and chains resolved so no item is both merged away and kept. Proposals only:
- * the runner applies them. Also a calibration report of the score distributions, and the union of
- * two bodies a keeper may take.
+ * Near-duplicate detection for a dream run (§10): candidate pairs of one kind from each item's
+ * nearest neighbours and from shared word keys, each judged by text (similarity.ts), the keeper of
+ * each pair chosen by a fixed order, and chains resolved so no item is both merged away and kept.
+ * Proposals only: the runner applies them. Also a calibration report of the score distributions,
+ * and the union of two bodies a keeper may take.
  */
 import { STOP_WORDS, wordTokens } from '../domain/text.js';
 import type { Kind } from '../domain/types.js';
@@ -11,7 +11,7 @@ import { dot, type WordVectorLookup } from '../embed/embedder.js';
 import { NEVER_MERGED } from '../memories/consolidation.js';
 import { stem } from '../retrieval/rerank/stem.js';
 import { byBest, nearestPairs, type NeighbourPair } from './neighbours.js';
-import { type GuardReason, type PairThresholds, TextComparer } from './similarity.js';
+import { type GuardReason, judgeScores, type PairThresholds, TextComparer } from './similarity.js';
 
 /** An item as detection sees it. `text` is what was embedded (embeddingText in domain/text.ts). */
 export interface DuplicateItem {
@@ -97,10 +97,8 @@ export async function findDuplicates(
 
 /** Why a candidate is not a duplicate at these thresholds, or null when it is. */
 function rejection(c: Candidate, t: PairThresholds): string | null {
-  if (c.similarity < t.similarity) return 'similarity below threshold';
-  if (c.guard !== null && c.guard !== 'words differ') return c.guard;
-  if (c.overlap < t.overlap) return 'text overlap below threshold';
-  return c.guard;
+  const judged = judgeScores(c.similarity, c, t);
+  return judged.duplicate ? null : judged.reason;
 }
 
 function outcome(c: Candidate, reason: string): PairOutcome {
@@ -238,7 +236,7 @@ function resolve(
   }
   const root = (id: string) => keeperOf.get(id) ?? id;
   const merges = [...keeperOf].map(([lesser, keeper]) =>
-    proposal(keeper, lesser, judged.get(pairKey(keeper, lesser))!, MERGE_REASON, false),
+    proposal(keeper, lesser, judged.get(pairKey(keeper, lesser))!, MERGED, false),
   );
   const unresolved = skipped.filter((p) => root(p.keeper) !== root(p.lesser));
   return [...merges, ...unresolved].sort(
@@ -247,7 +245,8 @@ function resolve(
   );
 }
 
-const MERGE_REASON = 'similar vectors and overlapping text';
+/** The reason of a merge, as judgePair gives it. */
+const MERGED = 'similar vectors and overlapping text';
 
 function proposal(
   keeper: string,

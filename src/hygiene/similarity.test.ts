@@ -100,6 +100,17 @@ describe('judgePair', () => {
     );
     expect(j.similarity).toBeCloseTo(1, 5);
     expect(j).toMatchObject({ duplicate: false, reason: 'roles differ' });
+    const titled = 'Lucia notes\nLucia helped Omar fix the flaky test suite on Tuesday.';
+    const other = 'On Tuesday, Omar helped Lucia fix the flaky test suite.';
+    expect(compareTexts(titled, other, words).guard).toBe('roles differ');
+    const passive = 'Since April, Quentin has been managed by Chiara.';
+    expect(
+      compareTexts('Chiara has been the manager of Quentin since April.', passive, words).guard,
+    ).toBeNull();
+    const moved = 'Every May, Hugo speaks at the meetup in Prague.';
+    expect(
+      compareTexts('Hugo speaks at the Prague meetup every May.', moved, words).guard,
+    ).toBeNull();
   });
 
   it('treats a capitalised word opening a sentence as a possible name', async () => {

@@ -278,7 +278,7 @@ function analyseText(text: string, words: Words): Analysed {
     names,
     negated,
     order,
-    at: new Map(order.map((s, i) => [s, order.indexOf(s)])),
+    at: new Map(order.map((s) => [s, order.indexOf(s)])),
     byCount: sequence.filter((t) => t === 'by').length,
   };
 }
@@ -358,25 +358,24 @@ function factGuard(x: Analysed, y: Analysed, words: Words): GuardReason | null {
 /**
  * Two words the other way round about the same words between them ("Ana helped Bo" / "On Monday,
  * Bo helped Ana"; "billing calls search" / "search calls billing"): the same bag of words states
- * another fact, unless a passive rewording ("by") explains the order. A symmetric statement
+ * another fact, unless a passive rewording ("by") explains the order. Only words both texts have
+ * count between the two (a title or an adverb in one changes nothing). A symmetric statement
  * ("Ana and Bo met") is kept apart too.
  */
 function reordered(x: Analysed, y: Analysed): boolean {
   if (x.byCount !== y.byCount) return false;
   const shared = x.words.filter((w) => y.at.has(w.stem)).map((w) => w.stem);
-  const between = (a: Analysed, from: string, to: string) =>
-    a.order
-      .slice(a.at.get(from)! + 1, a.at.get(to))
+  const between = (a: Analysed, m: string, n: string) =>
+    [...new Set(a.order.slice(a.at.get(m)! + 1, a.at.get(n)))]
+      .filter((s) => s !== m && s !== n && x.at.has(s) && y.at.has(s))
       .sort()
       .join(' ');
   return shared.some((m) =>
-    shared.some(
-      (n) =>
-        x.at.get(m)! < x.at.get(n)! &&
-        y.at.get(n)! < y.at.get(m)! &&
-        between(x, m, n) !== '' &&
-        between(x, m, n) === between(y, n, m),
-    ),
+    shared.some((n) => {
+      if (x.at.get(m)! >= x.at.get(n)! || y.at.get(n)! >= y.at.get(m)!) return false;
+      const words = between(x, m, n);
+      return words !== '' && words === between(y, n, m);
+    }),
   );
 }
 

@@ -5,15 +5,23 @@
  * lesser's sentences it lacks as a new version (never new text). Skills, rules, preferences and
  * pinned items are never merged away. Each merge takes one unit of the daily cap.
  */
-import type { Config } from '../config/schema.js';
+import type { DiaryDetail } from '../domain/dreams.js';
+import type { ItemRecord } from '../domain/records.js';
 import { embeddingText } from '../domain/text.js';
 import { KINDS } from '../domain/types.js';
 import { mergePlan, NEVER_MERGED } from '../memories/consolidation.js';
 import { LIVE } from '../memories/plans.js';
-import { applyCapped } from './caps.js';
+import { applyBatch } from './batch.js';
 import { type DuplicateItem, findDuplicates, unionBody } from './duplicates.js';
 import { allItems, vectorsOf } from './items.js';
-import type { Applied, Proposal, Proposals, StageContext, StageRunner } from './stage.js';
+import type {
+  Applied,
+  DreamDeps,
+  Proposal,
+  Proposals,
+  StageContext,
+  StageRunner,
+} from './stage.js';
 
 const MERGEABLE = KINDS.filter((k) => !NEVER_MERGED.includes(k));
 
@@ -42,10 +50,32 @@ export async function duplicateItems(
   return { items, complete: read.complete, missing: items.filter((i) => !i.vector).length };
 }
 
+/** What a merge changed, before and after, for the diary and for undo. */
+function mergeDetail(
+  p: Proposal,
+  before: ReadonlyMap<string, ItemRecord>,
+  after: ReadonlyMap<string, ItemRecord>,
+  relationId: string,
+): DiaryDetail {
+  const [lesser, keeper] = p.items as [string, string];
+  return {
+    ...p.detail,
+    relation_id: relationId,
+    before: {
+      [lesser]: { status: before.get(lesser)?.status, kind: before.get(lesser)?.kind },
+      [keeper]: { version: before.get(keeper)?.version },
+    },
+    after: {
+      [lesser]: { status: after.get(lesser)?.status },
+      [keeper]: { version: after.get(keeper)?.version },
+    },
+  };
+}
+
 /** The duplicates stage. */
 export const duplicatesStage: StageRunner = {
   stage: 'duplicates',
-  off: (config: Config) =>
+  off: ({ config }: DreamDeps) =>
     config.dream.duplicates.enabled ? null : 'merging is off (dream.duplicates.enabled: false)',
   async propose(sc: StageContext): Promise<Proposals> {
     const settings = sc.deps.config.dream.duplicates;
@@ -77,39 +107,27 @@ export const duplicatesStage: StageRunner = {
       note: notes.filter(Boolean).join('; '),
     };
   },
-  async apply(sc: StageContext, p: Proposal): Promise<Applied> {
-    const [lesserId, keeperId] = p.items as [string, string];
+  async apply(sc: StageContext, proposals: readonly Proposal[]): Promise<Applied[]> {
     const { deps, space } = sc;
-    return applyCapped(sc, 'merge', deps.config.dream.duplicates.daily_cap, async () => {
-      const [lesser, keeper] = await Promise.all(
-        [lesserId, keeperId].map(async (id) => (await deps.store.getItems(space, [id]))[0]),
-      );
-      const revision =
-        deps.config.dream.duplicates.union_bodies && lesser && keeper
-          ? {
-              body: unionBody(keeper.body, lesser.body, await deps.words()),
-              fromVersion: keeper.version,
-            }
-          : undefined;
-      const plan = mergePlan(lesserId, keeperId, sc.meta('merge'), space, revision);
-      const after = await deps.mutate(space, [lesserId, keeperId], plan, 'merge');
-      const now = new Map(after.map((i) => [i.id, i]));
-      if (now.get(keeperId)?.version !== keeper?.version) deps.vectorsPending();
-      const relation = (await deps.store.relations(space, lesserId)).find(
-        (r) => r.type === 'merged_into' && r.to_id === keeperId && r.invalidated_at === null,
-      );
-      return {
-        ...p.detail,
-        relation_id: relation?.id,
-        before: {
-          [lesserId]: { status: lesser?.status, kind: lesser?.kind },
-          [keeperId]: { version: keeper?.version },
-        },
-        after: {
-          [lesserId]: { status: now.get(lesserId)?.status },
-          [keeperId]: { version: now.get(keeperId)?.version },
-        },
-      };
+    const settings = deps.config.dream.duplicates;
+    const words = settings.union_bodies ? await deps.words() : undefined;
+    const applied = await applyBatch(sc, proposals, {
+      cap: { name: 'merge', limit: settings.daily_cap },
+      operation: 'merge',
+      ids: (p) => p.items,
+      plan: (p, before, relationId) => {
+        const [lesserId, keeperId] = p.items as [string, string];
+        const [lesser, keeper] = [before.get(lesserId), before.get(keeperId)];
+        const revision =
+          settings.union_bodies && lesser && keeper
+            ? { body: unionBody(keeper.body, lesser.body, words), fromVersion: keeper.version }
+            : undefined;
+        return mergePlan(lesserId, keeperId, sc.meta('merge'), space, revision, relationId);
+      },
+      detail: (p, before, after, relationId) => mergeDetail(p, before, after, relationId),
     });
+    // A keeper that took the lesser's sentences waits for its new vector.
+    if (applied.some((a) => a.outcome === 'applied')) deps.vectorsPending();
+    return applied;
   },
 };

@@ -5,25 +5,35 @@
  * restored alone), an uncertain pair is left alone, and at most `dream.folds.max_per_run` fold per
  * run.
  */
-import type { Config } from '../config/schema.js';
+import { EngramError } from '../domain/errors.js';
 import { type Status, STATUSES } from '../domain/types.js';
 import { LIVE, movePlan } from '../memories/plans.js';
 import type { MutationPlan } from '../store/store.js';
 import { type FoldCandidate, judgeFold, proposeFolds } from './areas.js';
-import { applyChange } from './caps.js';
 import { allItems, vectorsOf } from './items.js';
-import type { Applied, Proposal, Proposals, StageContext, StageRunner } from './stage.js';
+import type {
+  Applied,
+  DreamDeps,
+  Proposal,
+  Proposals,
+  StageContext,
+  StageRunner,
+} from './stage.js';
 
 const BATCH = 200;
 
-/** The ids of the items whose area is exactly `area` (the filter matches by prefix and case). */
-async function idsIn(sc: StageContext, area: string, statuses: readonly Status[] = STATUSES) {
+/** The items whose area is exactly `area` (the filter matches by prefix, and maybe case). */
+export async function itemsIn(
+  sc: StageContext,
+  area: string,
+  statuses: readonly Status[] = STATUSES,
+) {
   const { items } = await allItems(sc, { statuses, areas: [area] });
   return items.filter((i) => i.area === area);
 }
 
 async function sample(sc: StageContext, area: string): Promise<Float32Array[]> {
-  const live = (await idsIn(sc, area, LIVE)).slice(0, sc.deps.config.dream.folds.sample);
+  const live = (await itemsIn(sc, area, LIVE)).slice(0, sc.deps.config.dream.folds.sample);
   return [
     ...(
       await vectorsOf(
@@ -50,6 +60,21 @@ async function judge(sc: StageContext, c: FoldCandidate): Promise<Proposal> {
       };
 }
 
+/**
+ * Moves every item of area `from` (any status) to `to`, its content unchanged and its prior area
+ * audited, in batches; returns the ids moved.
+ */
+export async function moveArea(sc: StageContext, from: string, to: string): Promise<string[]> {
+  const moved: string[] = [];
+  const ids = (await itemsIn(sc, from)).map((i) => i.id);
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const batch = ids.slice(i, i + BATCH);
+    const items = await sc.deps.mutate(sc.space, batch, moveAll(batch, from, to, sc), 'fold');
+    moved.push(...items.filter((item) => item.area === to).map((item) => item.id));
+  }
+  return moved;
+}
+
 /** Moves the items of a batch still in `from` to `to`, each keeping its prior area. */
 function moveAll(ids: readonly string[], from: string, to: string, sc: StageContext): MutationPlan {
   const meta = sc.meta('fold');
@@ -60,10 +85,22 @@ function moveAll(ids: readonly string[], from: string, to: string, sc: StageCont
   });
 }
 
+/** One fold; a CONFLICT or NOT_FOUND (an item changed meanwhile) becomes a skip that says why. */
+async function foldOne(sc: StageContext, p: Proposal): Promise<Applied> {
+  try {
+    const items = await moveArea(sc, p.detail.from_area!, p.detail.to_area!);
+    return { outcome: 'applied', detail: p.detail, items };
+  } catch (err) {
+    if (err instanceof EngramError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND'))
+      return { outcome: 'skipped', reason: `changed meanwhile: ${err.message}` };
+    throw err;
+  }
+}
+
 /** The folds stage. */
 export const foldsStage: StageRunner = {
   stage: 'folds',
-  off: (config: Config) =>
+  off: ({ config }: DreamDeps) =>
     config.dream.folds.enabled && config.dream.folds.max_per_run > 0
       ? null
       : 'area folding is off (dream.folds)',
@@ -85,18 +122,9 @@ export const foldsStage: StageRunner = {
     const note = left > 0 ? `${left} more candidate pairs left for a later run` : undefined;
     return { proposals, complete: true, note };
   },
-  async apply(sc: StageContext, p: Proposal): Promise<Applied> {
-    const from = p.detail.from_area!;
-    const to = p.detail.to_area!;
-    return applyChange(async () => {
-      const moved: string[] = [];
-      const ids = (await idsIn(sc, from)).map((i) => i.id);
-      for (let i = 0; i < ids.length; i += BATCH) {
-        const batch = ids.slice(i, i + BATCH);
-        const items = await sc.deps.mutate(sc.space, batch, moveAll(batch, from, to, sc), 'fold');
-        moved.push(...items.filter((item) => item.area === to).map((item) => item.id));
-      }
-      return { detail: p.detail, items: moved };
-    });
+  async apply(sc: StageContext, proposals: readonly Proposal[]): Promise<Applied[]> {
+    const out: Applied[] = [];
+    for (const p of proposals) out.push(await foldOne(sc, p));
+    return out;
   },
 };

@@ -4,14 +4,20 @@
  * active skills, the least used archived first. Pinned skills are never archived; both are
  * restorable.
  */
-import type { Config } from '../config/schema.js';
 import type { ItemRecord } from '../domain/records.js';
 import { archivePlan } from '../memories/consolidation.js';
 import { LIVE } from '../memories/plans.js';
-import { applyChange } from './caps.js';
+import { applyBatch } from './batch.js';
 import { allItems } from './items.js';
 import { skillCapExcess, skillDuplicates, type SkillItem } from './skills.js';
-import type { Applied, Proposal, Proposals, StageContext, StageRunner } from './stage.js';
+import type {
+  Applied,
+  DreamDeps,
+  Proposal,
+  Proposals,
+  StageContext,
+  StageRunner,
+} from './stage.js';
 
 function skillItem(item: ItemRecord): SkillItem {
   const { id, area, title, body, pinned, use_count, last_used_at, updated_at, created_at } = item;
@@ -21,7 +27,7 @@ function skillItem(item: ItemRecord): SkillItem {
 /** The skills stage. */
 export const skillsStage: StageRunner = {
   stage: 'skills',
-  off: (config: Config) =>
+  off: ({ config }: DreamDeps) =>
     config.dream.skills.enabled ? null : 'skill upkeep is off (dream.skills.enabled: false)',
   async propose(sc: StageContext): Promise<Proposals> {
     const { items, complete } = await allItems(sc, { statuses: LIVE, kinds: ['skill'] });
@@ -54,18 +60,19 @@ export const skillsStage: StageRunner = {
     ];
     return { proposals, complete };
   },
-  async apply(sc: StageContext, p: Proposal): Promise<Applied> {
-    const [id, keeper] = p.items as [string, string | undefined];
-    const reason = p.action === 'skill_dedupe' ? 'skill-dedupe' : 'skill-cap';
-    return applyChange(async () => {
-      const plan = archivePlan(id, reason, sc.meta(reason), sc.space, keeper);
-      const [item] = await sc.deps.mutate(sc.space, keeper ? [id, keeper] : [id], plan, 'archive');
-      const detail = { ...p.detail, after: { [id]: { status: item?.status } } };
-      if (!keeper) return detail;
-      const relation = (await sc.deps.store.relations(sc.space, id)).find(
-        (r) => r.type === 'merged_into' && r.to_id === keeper && r.invalidated_at === null,
-      );
-      return { ...detail, relation_id: relation?.id };
-    });
-  },
+  apply: (sc: StageContext, proposals: readonly Proposal[]): Promise<Applied[]> =>
+    applyBatch(sc, proposals, {
+      operation: 'archive',
+      ids: (p) => p.items,
+      plan: (p, _before, relationId) => {
+        const [id, keeper] = p.items as [string, string | undefined];
+        const reason = p.action === 'skill_dedupe' ? 'skill-dedupe' : 'skill-cap';
+        return archivePlan(id, reason, sc.meta(reason), sc.space, keeper, relationId);
+      },
+      detail: (p, _before, after, relationId) => {
+        const id = p.items[0]!;
+        const detail = { ...p.detail, after: { [id]: { status: after.get(id)?.status } } };
+        return p.items.length > 1 ? { ...detail, relation_id: relationId } : detail;
+      },
+    }),
 };

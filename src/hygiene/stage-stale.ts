@@ -5,12 +5,18 @@
  * not live and items of high importance (`lifecycle.important_threshold`) never qualify. Each
  * archive takes one unit of the daily cap and is restorable.
  */
-import type { Config } from '../config/schema.js';
 import { DAY_MS } from '../lifecycle/decay.js';
 import { archivePlan, NEVER_MERGED } from '../memories/consolidation.js';
 import type { StaleCandidate } from '../store/dream-store.js';
-import { applyCapped } from './caps.js';
-import type { Applied, Proposal, Proposals, StageContext, StageRunner } from './stage.js';
+import { applyBatch } from './batch.js';
+import type {
+  Applied,
+  DreamDeps,
+  Proposal,
+  Proposals,
+  StageContext,
+  StageRunner,
+} from './stage.js';
 
 const PAGE = 1_000;
 
@@ -31,7 +37,7 @@ function proposal(c: StaleCandidate, now: number): Proposal {
 /** The stale stage. */
 export const staleStage: StageRunner = {
   stage: 'stale',
-  off: (config: Config) =>
+  off: ({ config }: DreamDeps) =>
     config.dream.stale.enabled ? null : 'stale archival is off (dream.stale.enabled: false)',
   async propose(sc: StageContext): Promise<Proposals> {
     const { deps, space } = sc;
@@ -55,17 +61,15 @@ export const staleStage: StageRunner = {
       afterId = page[page.length - 1]!.item.id;
     }
   },
-  async apply(sc: StageContext, p: Proposal): Promise<Applied> {
-    const id = p.items[0]!;
-    const limit = sc.deps.config.dream.stale.daily_cap;
-    return applyCapped(sc, 'stale', limit, async () => {
-      const [item] = await sc.deps.mutate(
-        sc.space,
-        [id],
-        archivePlan(id, 'stale', sc.meta('stale'), sc.space),
-        'archive',
-      );
-      return { before: p.detail.before, after: { [id]: { status: item?.status } } };
-    });
-  },
+  apply: (sc: StageContext, proposals: readonly Proposal[]): Promise<Applied[]> =>
+    applyBatch(sc, proposals, {
+      cap: { name: 'stale', limit: sc.deps.config.dream.stale.daily_cap },
+      operation: 'archive',
+      ids: (p) => [p.items[0]!],
+      plan: (p) => archivePlan(p.items[0]!, 'stale', sc.meta('stale'), sc.space),
+      detail: (p, _before, after) => {
+        const id = p.items[0]!;
+        return { before: p.detail.before, after: { [id]: { status: after.get(id)?.status } } };
+      },
+    }),
 };

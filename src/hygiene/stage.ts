@@ -22,6 +22,8 @@ export interface DreamDeps {
   mutate: Mutate;
   log: Logger;
   now: () => number;
+  /** The decision adapter's conflict judgement (§10: automatic conflicts only through it). */
+  conflicts?: (earlier: string, later: string, signal: AbortSignal) => Promise<number>;
   /** Word vectors for synonym matching (the embedder's, or the built-in ones), when available. */
   words: () => Promise<WordVectorLookup | undefined>;
   /** Told when a change left vectors pending (a keeper's revised body), to fill them. */
@@ -65,9 +67,10 @@ export interface StageContext {
 export interface StageRunner {
   readonly stage: DreamStage;
   /** Why the stage does not run with this configuration (a preview still shows its proposals). */
-  off(config: Config): string | null;
+  off(deps: DreamDeps): string | null;
   propose(context: StageContext): Promise<Proposals>;
-  apply(context: StageContext, proposal: Proposal): Promise<Applied>;
+  /** Applies proposals (none of them `skip`), an outcome per proposal in order. */
+  apply(context: StageContext, proposals: readonly Proposal[]): Promise<Applied[]>;
 }
 
 /** The UTC day of a time, the unit of the daily caps. */

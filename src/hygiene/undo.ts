@@ -99,6 +99,7 @@ function reverts(
       status(entry.items[0]!, 'merged', relations),
       ...keeperRevert(deps, space, entry, meta),
     ],
+    supersede: () => [status(entry.items[0]!, 'superseded', relations)],
     skill_dedupe: () => [status(entry.items[0]!, 'archived', relations)],
     archive: () => [status(entry.items[0]!, 'archived', [])],
     skill_cap: () => [status(entry.items[0]!, 'archived', [])],

@@ -60,6 +60,7 @@ export function mergePlan(
   meta: ChangeMeta,
   space: string,
   revision?: KeeperRevision,
+  relationId?: string,
 ): MutationPlan {
   return (ctx): Mutation => {
     const lesser = must(ctx, lesserId);
@@ -82,8 +83,33 @@ export function mergePlan(
       });
     return {
       changes,
-      addRelations: [relation(space, 'merged_into', lesserId, keeperId, meta)],
+      addRelations: [relation(space, 'merged_into', lesserId, keeperId, meta, relationId)],
     };
+  };
+}
+
+/**
+ * Several plans over distinct items as one mutation (one transaction): a plan that refuses (an
+ * EngramError: the item changed meanwhile) fails alone and is reported; any other error aborts.
+ */
+export function combinedPlan(
+  plans: readonly MutationPlan[],
+  failed: (index: number, error: EngramError) => void,
+): MutationPlan {
+  return (ctx): Mutation => {
+    const out: Required<Mutation> = { changes: [], addRelations: [], invalidateRelations: [] };
+    plans.forEach((plan, index) => {
+      try {
+        const m = plan(ctx);
+        out.changes.push(...m.changes);
+        out.addRelations.push(...(m.addRelations ?? []));
+        out.invalidateRelations.push(...(m.invalidateRelations ?? []));
+      } catch (err) {
+        if (!(err instanceof EngramError)) throw err;
+        failed(index, err);
+      }
+    });
+    return out;
   };
 }
 
@@ -97,6 +123,7 @@ export function archivePlan(
   meta: ChangeMeta,
   space: string,
   keeperId?: string,
+  relationId?: string,
 ): MutationPlan {
   return (ctx): Mutation => {
     const item = must(ctx, id);
@@ -108,7 +135,9 @@ export function archivePlan(
     return {
       changes: [statusChange(item, 'archived', meta, reason)],
       addRelations:
-        keeperId === undefined ? [] : [relation(space, 'merged_into', id, keeperId, meta)],
+        keeperId === undefined
+          ? []
+          : [relation(space, 'merged_into', id, keeperId, meta, relationId)],
     };
   };
 }

@@ -234,6 +234,7 @@ export function supersedePlan(
   newId_: string,
   meta: ChangeMeta,
   space: string,
+  relationId?: string,
 ): MutationPlan {
   return (ctx): Mutation => {
     if (oldId === newId_)
@@ -254,7 +255,7 @@ export function supersedePlan(
     mustBeLive(old, 'supersede');
     return {
       changes: [statusChange(old, 'superseded', meta, 'supersede')],
-      addRelations: [relation(space, 'supersedes', newId_, oldId, meta)],
+      addRelations: [relation(space, 'supersedes', newId_, oldId, meta, relationId)],
     };
   };
 }
@@ -266,9 +267,10 @@ export function relation(
   from: string,
   to: string,
   meta: ChangeMeta,
+  id: string = newId(meta.now),
 ): RelationRecord {
   return {
-    id: newId(meta.now),
+    id,
     space,
     type,
     from_id: from,

@@ -15,7 +15,8 @@ import {
 import { EngramError } from '../domain/errors.js';
 import { parseWith } from '../domain/zod.js';
 import type { WordVectorLookup } from '../embed/embedder.js';
-import { Consolidation } from '../hygiene/consolidation.js';
+import type { AreaCount } from '../hygiene/areas.js';
+import { Consolidation, type FoldResult } from '../hygiene/consolidation.js';
 import type { CalibrationReport } from '../hygiene/duplicates.js';
 import type { DreamDeps } from '../hygiene/stage.js';
 import { type MaintenanceSchedule, startSchedule } from '../lifecycle/scheduler.js';
@@ -23,6 +24,8 @@ import { optionalStringArg, optionsArg, stringArg } from './args.js';
 import type { ChangeOptions, ServiceContext } from './context.js';
 import type { DreamJobRun } from './job-handlers.js';
 
+export type { AreaCount } from '../hygiene/areas.js';
+export type { FoldResult } from '../hygiene/consolidation.js';
 export type { CalibrationReport } from '../hygiene/duplicates.js';
 
 /** The consolidation facade. */
@@ -39,6 +42,18 @@ export interface DreamsFacade {
   dreamUndo(runId: string, options?: ChangeOptions): Promise<UndoReport>;
   /** The closest pairs' similarity and overlap, and merges per threshold (tuning `dream.duplicates`). */
   dreamCalibrate(options?: { space?: string }): Promise<CalibrationReport>;
+  /** The areas of a space that hold live memories, with their counts. */
+  areas(options?: { space?: string }): Promise<AreaCount[]>;
+  /**
+   * Moves every memory of area FROM into area TO, content unchanged, each keeping its prior area
+   * for `restore`; `dry_run` lists what would move. System areas, equal names and an empty source
+   * are refused.
+   */
+  foldArea(
+    from: string,
+    to: string,
+    options?: ChangeOptions & { dry_run?: boolean },
+  ): Promise<FoldResult>;
   /** Starts the nightly dream run (when `dream.schedule.enabled`) of a long-running process. */
   startDreamSchedule(): MaintenanceSchedule;
 }
@@ -46,6 +61,8 @@ export interface DreamsFacade {
 /** What the facade is built from. */
 export interface DreamsParts {
   words: () => Promise<WordVectorLookup | undefined>;
+  /** The decision adapter's conflict judgement, when it has one (§10). */
+  conflicts?: (earlier: string, later: string, signal: AbortSignal) => Promise<number>;
   /** Queues a `dream.run` job of the space and wakes a worker, where the store keeps jobs. */
   queueRun?: (space: string) => Promise<unknown>;
 }
@@ -82,6 +99,7 @@ export function dreamsFacade(ctx: ServiceContext, parts: DreamsParts): DreamsMod
       log: ctx.log,
       now: ctx.now,
       words: parts.words,
+      conflicts: parts.conflicts,
       vectorsPending: () => ctx.vectors.schedule(),
     };
     return (consolidation ??= new Consolidation(deps));
@@ -112,6 +130,16 @@ export function dreamsFacade(ctx: ServiceContext, parts: DreamsParts): DreamsMod
       return module().undo(ctx.space(optionsArg(given).space), runId);
     },
     dreamRunFor: async (space, options) => module().run({ space, ...options }),
+    areas: async (given) => module().areas(ctx.space(optionsArg(given).space)),
+    foldArea: async (from, to, given) => {
+      const options = optionsArg(given);
+      const area = (value: string, field: string) => parseWith(ctx.schemas.move, value, field);
+      return module().fold(ctx.space(options.space), area(from, 'from'), area(to, 'to'), {
+        dryRun: options.dry_run === true,
+        actor: optionalStringArg(options.actor, 'actor'),
+        reason: optionalStringArg(options.reason, 'reason'),
+      });
+    },
     dreamCalibrate: async (given) => module().calibrate(ctx.space(optionsArg(given).space)),
     startDreamSchedule: () => {
       const space = ctx.config.space;

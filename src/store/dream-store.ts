@@ -119,12 +119,13 @@ export interface DreamStore {
     options?: { afterSeq?: number; limit?: number },
   ): Promise<DiaryEntryRecord[]>;
   /**
-   * Takes one unit of a daily cap when fewer than `limit` were taken on `day` (YYYY-MM-DD, UTC)
-   * in this space, atomically across processes; false when the cap is reached.
+   * Takes up to `units` (default 1) of a daily cap: as many as remain below `limit` on `day`
+   * (YYYY-MM-DD, UTC) in this space, atomically across processes; returns how many were taken
+   * (0 when the cap is reached).
    */
-  claimCap(space: string, cap: DreamCap, day: string, limit: number): Promise<boolean>;
-  /** Gives back one unit (a claimed change that did not apply). */
-  releaseCap(space: string, cap: DreamCap, day: string): Promise<void>;
+  claimCap(space: string, cap: DreamCap, day: string, limit: number, units?: number): Promise<number>;
+  /** Gives back units (claimed changes that did not apply; default 1). */
+  releaseCap(space: string, cap: DreamCap, day: string, units?: number): Promise<void>;
   /** Units taken on `day` per cap. */
   capUsage(space: string, day: string): Promise<Record<DreamCap, number>>;
   /** Live areas (items not forgotten, merged or superseded) with their item counts. */

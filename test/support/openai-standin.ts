@@ -409,8 +409,10 @@ function checkChatRequest(body: unknown): ChatRequest | string {
   const user = (messages as { role?: unknown; content?: unknown }[])
     .filter((m) => m.role === 'user' && typeof m.content === 'string')
     .at(-1)?.content as string | undefined;
-  const question = user && /<question>([\s\S]*?)<\/question>/.exec(user)?.[1];
-  const memory = user && /<memory>([\s\S]*?)<\/memory>/.exec(user)?.[1];
+  // A conflict judgment (<earlier>, <later>) is answered like a relevance one: by shared words.
+  const question =
+    user && /<(?:question|earlier)>([\s\S]*?)<\/(?:question|earlier)>/.exec(user)?.[1];
+  const memory = user && /<(?:memory|later)>([\s\S]*?)<\/(?:memory|later)>/.exec(user)?.[1];
   if (typeof question !== 'string' || typeof memory !== 'string') {
     return 'stand-in: the last user message needs <question>...</question> and <memory>...</memory>';
   }

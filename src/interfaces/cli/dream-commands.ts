@@ -22,6 +22,7 @@ const views = () => import('./dream-views.js');
  */
 const STAGE_SET = {
   duplicates: true,
+  conflicts: true,
   folds: true,
   stale: true,
   skills: true,

@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 
 import { ENGRAM_VERSION } from '../version.js';
+import { AREA_COMMANDS } from './area-commands.js';
 import { AUTORECALL_COMMANDS } from './autorecall-commands.js';
 import { addCommands, type CommandSpec } from './command.js';
 import { DATA_COMMANDS } from './data-commands.js';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...DORMANT_COMMANDS,
   ...SESSION_COMMANDS,
   ...DREAM_COMMANDS,
+  ...AREA_COMMANDS,
 ];
 
 /** Builds the whole command tree. */

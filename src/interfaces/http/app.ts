@@ -21,6 +21,7 @@ import { TokenVerifier } from './auth.js';
 import { parseJsonBody } from './body.js';
 import type { HttpEnv } from './env.js';
 import { errorResponse } from './errors.js';
+import { registerAreaRoutes } from './routes/areas.js';
 import { registerChangeRoutes } from './routes/changes.js';
 import type { HttpApp, RouteDeps } from './routes/common.js';
 import { registerDormantRoutes } from './routes/dormant.js';
@@ -154,5 +155,6 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
   registerModelRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerDreamRoutes(app, deps);
+  registerAreaRoutes(app, deps);
   return app;
 }

@@ -2,7 +2,8 @@
  * The background work of the service process (§11): its job worker (when `worker.enabled`), a
  * write observer that queues the vector backfill and wakes the worker after writes that left items
  * vector-pending, and the nightly maintenance schedule (§7.3), which queues maintenance as a job
- * for whichever worker takes it (this one, or an `engram worker` on the same store).
+ * for whichever worker takes it (this one, or an `engram worker` on the same store), and the
+ * nightly dream run (§10) when it is enabled, queued the same way.
  */
 import type { Engram } from '../../app.js';
 import type { Logger } from '../../domain/log.js';
@@ -55,15 +56,19 @@ export function serviceBackground(engram: Engram, log: Logger): ServiceBackgroun
     },
   });
   let schedule: MaintenanceSchedule | undefined;
+  let dreams: MaintenanceSchedule | undefined;
   return {
     worker,
     enabled,
     start() {
       if (enabled) worker.start();
       schedule = startMaintenanceJobs(engram, log);
+      // The nightly dream run (§10) when `dream.schedule.enabled`, queued as a job like maintenance.
+      if (engram.storeForTransfer.dreams) dreams = engram.startDreamSchedule();
     },
     async stop(graceMs) {
       schedule?.stop();
+      dreams?.stop();
       await worker.stop(graceMs);
     },
   };

@@ -42,4 +42,9 @@ export interface DecisionAdapter {
     documents: readonly RelevanceDocument[],
     signal: AbortSignal,
   ): Promise<number[]>;
+  /**
+   * Capability: the probability (0..1) that `later` contradicts `earlier`, for automatic conflict
+   * judgement in consolidation (§10); adapters without it never judge conflicts.
+   */
+  contradicts?(earlier: string, later: string, signal: AbortSignal): Promise<number>;
 }

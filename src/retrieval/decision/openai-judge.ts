@@ -13,7 +13,7 @@ import { relevanceOf } from './openai-answer.js';
 import type { OpenAiJudgeOptions, ResolvedJudgeOptions } from './openai-options.js';
 import { resolveJudgeOptions } from './openai-options.js';
 import { runPool } from './openai-pool.js';
-import { judgeRequest } from './openai-prompt.js';
+import { conflictRequest, judgeRequest } from './openai-prompt.js';
 
 export type { OpenAiJudgeOptions } from './openai-options.js';
 
@@ -90,20 +90,45 @@ export class OpenAiJudge implements DecisionAdapter {
     }
   }
 
-  /** Posts the judgment; in `auto` mode a request refused for its logprobs is sent again without. */
-  private async ask(
+  /**
+   * Capability (§10): the probability that `later` contradicts `earlier` (makes it no longer
+   * true), asked of the same chat model; consolidation records a supersede only through this.
+   */
+  async contradicts(earlier: string, later: string, signal: AbortSignal): Promise<number> {
+    const missing = this.unavailable();
+    if (missing !== null) throw new DecisionError(missing.reason, missing.message);
+    signal.throwIfAborted();
+    const client = new OpenAiHttpClient({ ...this.options, label: LABEL });
+    const abort = () => client.abortAll();
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      const { model } = this.options;
+      return relevanceOf(
+        await this.post(client, (lp) => conflictRequest(model, earlier, later, lp)),
+      );
+    } finally {
+      signal.removeEventListener('abort', abort);
+      client.abortAll();
+    }
+  }
+
+  private ask(client: OpenAiHttpClient, query: string, document: RelevanceDocument) {
+    const { model } = this.options;
+    return this.post(client, (lp) => judgeRequest(model, query, document, lp));
+  }
+
+  /** Posts a request; in `auto` mode a request refused for its logprobs is sent again without. */
+  private async post(
     client: OpenAiHttpClient,
-    query: string,
-    document: RelevanceDocument,
+    body: (logprobs: boolean) => Record<string, unknown>,
   ): Promise<unknown> {
     const logprobs = this.asksLogprobs();
-    const { model } = this.options;
     try {
-      return await client.postJson(CHAT_PATH, judgeRequest(model, query, document, logprobs));
+      return await client.postJson(CHAT_PATH, body(logprobs));
     } catch (error) {
       if (!logprobs || this.options.logprobs !== 'auto' || !refusesLogprobs(error)) throw error;
       this.logprobsRefused = true;
-      return client.postJson(CHAT_PATH, judgeRequest(model, query, document, false));
+      return client.postJson(CHAT_PATH, body(false));
     }
   }
 

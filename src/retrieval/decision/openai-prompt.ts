@@ -60,3 +60,36 @@ const BLOCK_TAGS = /<\/?\s*(?:question|memory|context)\s*>/gi;
 function block(tag: string, text: string): string {
   return `<${tag}>\n${text.trim().replace(BLOCK_TAGS, '')}\n</${tag}>`;
 }
+
+/** The system prompt of a conflict judgment (§10): does a later memory make an earlier one untrue? */
+export const CONFLICT_SYSTEM_PROMPT =
+  'You judge whether two stored memories contradict each other: whether the later memory, in ' +
+  '<later>, states something that makes the earlier memory, in <earlier>, no longer true. ' +
+  'Answer with exactly one word: yes or no.';
+
+/** The body of `POST /chat/completions` judging whether `later` contradicts `earlier`. */
+export function conflictRequest(
+  model: string,
+  earlier: string,
+  later: string,
+  logprobs: boolean,
+): Record<string, unknown> {
+  const user = [
+    `<earlier>\n${earlier.trim().replace(CONFLICT_TAGS, '')}\n</earlier>`,
+    `<later>\n${later.trim().replace(CONFLICT_TAGS, '')}\n</later>`,
+    'Does the later memory contradict the earlier one? Answer yes or no.',
+  ].join('\n\n');
+  return {
+    model,
+    messages: [
+      { role: 'system', content: CONFLICT_SYSTEM_PROMPT },
+      { role: 'user', content: user },
+    ],
+    temperature: 0,
+    max_tokens: JUDGE_MAX_TOKENS,
+    stream: false,
+    ...(logprobs ? { logprobs: true, top_logprobs: JUDGE_TOP_LOGPROBS } : {}),
+  };
+}
+
+const CONFLICT_TAGS = /<\/?\s*(?:earlier|later)\s*>/gi;

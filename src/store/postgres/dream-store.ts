@@ -201,22 +201,39 @@ WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     );
   }
 
-  async claimCap(space: string, cap: DreamCap, day: string, limit: number): Promise<boolean> {
-    if (limit <= 0) return false;
-    const rows = await this.db.query(
-      `INSERT INTO dream_caps (space, cap, day, used) VALUES ($1, $2, $3, 1)
-ON CONFLICT (space, cap, day) DO UPDATE SET used = dream_caps.used + 1 WHERE dream_caps.used < $4
-RETURNING used`,
-      [space, cap, day, limit],
-      'write',
-    );
-    return rows.length > 0;
+  async claimCap(
+    space: string,
+    cap: DreamCap,
+    day: string,
+    limit: number,
+    units = 1,
+  ): Promise<number> {
+    if (limit <= 0 || units <= 0) return 0;
+    return this.db.transaction(async (tx) => {
+      // The row exists and is locked before it is read: concurrent claims queue behind it.
+      await tx.query(
+        `INSERT INTO dream_caps (space, cap, day, used) VALUES ($1, $2, $3, 0)
+ON CONFLICT (space, cap, day) DO NOTHING`,
+        [space, cap, day],
+      );
+      const rows = await tx.query<{ used: number }>(
+        'SELECT used FROM dream_caps WHERE space = $1 AND cap = $2 AND day = $3 FOR UPDATE',
+        [space, cap, day],
+      );
+      const granted = Math.max(0, Math.min(units, limit - Number(rows[0]?.used ?? 0)));
+      if (granted > 0)
+        await tx.query(
+          'UPDATE dream_caps SET used = used + $4 WHERE space = $1 AND cap = $2 AND day = $3',
+          [space, cap, day, granted],
+        );
+      return granted;
+    });
   }
 
-  async releaseCap(space: string, cap: DreamCap, day: string): Promise<void> {
+  async releaseCap(space: string, cap: DreamCap, day: string, units = 1): Promise<void> {
     await this.db.query(
-      'UPDATE dream_caps SET used = used - 1 WHERE space = $1 AND cap = $2 AND day = $3 AND used > 0',
-      [space, cap, day],
+      'UPDATE dream_caps SET used = greatest(0, used - $4) WHERE space = $1 AND cap = $2 AND day = $3',
+      [space, cap, day, units],
       'write',
     );
   }

@@ -265,27 +265,38 @@ ORDER BY started_at DESC, id DESC LIMIT @limit`,
     return rows.map(entryOf);
   }
 
-  async claimCap(space: string, cap: DreamCap, day: string, limit: number): Promise<boolean> {
-    if (limit <= 0) return false;
+  async claimCap(
+    space: string,
+    cap: DreamCap,
+    day: string,
+    limit: number,
+    units = 1,
+  ): Promise<number> {
+    if (limit <= 0 || units <= 0) return 0;
     // Inside BEGIN IMMEDIATE: the check and the increment are one step across processes.
-    return this.core.write(
-      () =>
+    return this.core.write(() => {
+      const row = this.core
+        .prepared('SELECT used FROM dream_caps WHERE space = ? AND cap = ? AND day = ?')
+        .get(space, cap, day) as { used: number } | undefined;
+      const granted = Math.max(0, Math.min(units, limit - (row?.used ?? 0)));
+      if (granted > 0)
         this.core
           .prepared(
-            `INSERT INTO dream_caps (space, cap, day, used) VALUES (@space, @cap, @day, 1)
-ON CONFLICT (space, cap, day) DO UPDATE SET used = used + 1 WHERE used < @limit`,
+            `INSERT INTO dream_caps (space, cap, day, used) VALUES (@space, @cap, @day, @granted)
+ON CONFLICT (space, cap, day) DO UPDATE SET used = used + @granted`,
           )
-          .run({ space, cap, day, limit }).changes > 0,
-    );
+          .run({ space, cap, day, granted });
+      return granted;
+    });
   }
 
-  async releaseCap(space: string, cap: DreamCap, day: string): Promise<void> {
+  async releaseCap(space: string, cap: DreamCap, day: string, units = 1): Promise<void> {
     await this.core.write(() =>
       this.core
         .prepared(
-          'UPDATE dream_caps SET used = used - 1 WHERE space = ? AND cap = ? AND day = ? AND used > 0',
+          'UPDATE dream_caps SET used = max(0, used - ?) WHERE space = ? AND cap = ? AND day = ?',
         )
-        .run(space, cap, day),
+        .run(units, space, cap, day),
     );
   }
 
