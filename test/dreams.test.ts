@@ -13,9 +13,9 @@ import type { ConfigInput } from '../src/config/schema.js';
 import { EngramError } from '../src/domain/errors.js';
 import type { Kind } from '../src/domain/types.js';
 import { exportLines } from '../src/transfer/transfer.js';
-import { startOpenAiStandIn } from './support/openai-standin.js';
 import { type Backend, BACKENDS } from './backends.js';
 import { tempDir, testEngram } from './helpers.js';
+import { startOpenAiStandIn } from './support/openai-standin.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-06-01T12:00:00Z');

@@ -35,7 +35,10 @@ export interface CorpusTruth {
   folds: { from: string; into: string }[];
   /** Look-alike area names about different things: never fold. */
   noFolds: { a: string; b: string }[];
-  /** Older than a year, untouched, of an archivable kind, not pinned, importance below 0.8. */
+  /**
+   * Older than a year, untouched, of an archivable kind, not pinned, importance below 0.7 (engram's
+   * `lifecycle.important_threshold`, from which a memory counts as important and is never stale).
+   */
   stale: string[];
   /** Older than a year but touched within it, pinned, important or of a kept kind. */
   notStale: string[];
@@ -159,6 +162,8 @@ const NO_FOLDS = ['billing building', 'search research', 'auth search']
   .map((pair) => pair.split(' ').map((name) => `projects/${name}`))
   .map(([a, b]) => ({ a: a!, b: b! }));
 const DAY = 86_400_000;
+/** engram's default `lifecycle.important_threshold`: at or above it a memory is never stale. */
+const IMPORTANT = 0.7;
 /** The corpus's "now": fixed, so ages never change between runs. */
 export const CORPUS_NOW = Date.UTC(2026, 11, 1);
 
@@ -298,7 +303,7 @@ class Generator {
   /** Stale: older than a year, untouched, archivable (not pinned, important or of a kept kind). */
   private recordAge(item: CorpusItem): void {
     if (CORPUS_NOW - item.created_at <= 365 * DAY) return;
-    const kept = item.pinned || item.importance >= 0.8 || NEVER_MERGED.includes(item.kind);
+    const kept = item.pinned || item.importance >= IMPORTANT || NEVER_MERGED.includes(item.kind);
     const stale = item.last_accessed_at === null && !kept;
     (stale ? this.truth.stale : this.truth.notStale).push(item.id);
   }

@@ -1,7 +1,7 @@
 /**
  * Recall before and after a dream run on LoCoMo (§10, issue: R@10 within 0.5 of before): one store
  * per conversation as bench/locomo builds it, the default recall over every question, then a dream
- * run with the default settings on the same store, then the same questions again. A merged turn's
+ * run with the default settings on a second copy of the store, then the same questions there. A merged turn's
  * dialogue ids count for its keeper (the keeper took the lesser's sentences it lacked). Prints a
  * markdown table and returns the numbers for run.ts.
  *
@@ -41,10 +41,15 @@ async function scores(copy: StoreCopy, conversation: LocomoConversation): Promis
 /** One conversation: build, measure, dream, measure again. */
 export async function dreamConversation(conversation: LocomoConversation): Promise<LocomoDreamRow> {
   const template = await buildConversationStore(conversation);
+  // Before and after on two copies of the built store: the questions asked of the first leave
+  // access counts behind, which the second must not see.
+  const first = openCopy(template);
   const copy = openCopy(template);
   try {
+    await first.engram.recall({ query: 'warm up', k: 1 });
+    const before = await scores(first, conversation);
+    await first.close();
     await copy.engram.recall({ query: 'warm up', k: 1 });
-    const before = await scores(copy, conversation);
     const started = performance.now();
     const diary = await copy.engram.dreamRun();
     const dreamMs = performance.now() - started;

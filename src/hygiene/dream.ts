@@ -146,7 +146,7 @@ export async function runDream(
 }
 
 async function runStage(sc: StageContext, runner: StageRunner, state: RunState): Promise<void> {
-  const { dreams, config, now } = sc.deps;
+  const { dreams, now } = sc.deps;
   const off = runner.off(sc.deps);
   if (off)
     return dreams.setStage(state.id, runner.stage, { state: 'skipped', at: now(), note: off });

@@ -60,10 +60,11 @@ describe('judgePair', () => {
     expect(j.similarity).toBeGreaterThan(0.9);
   });
 
-  it('counts a close synonym, an added adverb and a misspelling as the same text', async () => {
+  it('counts an added adverb and a misspelling as the same text, never a word-vector synonym', async () => {
     const base = 'The checkout API allows 50 requests per second for each client.';
+    // GloVe cannot tell a synonym from another thing of one kind: synonyms by vectors are off.
+    expect((await judge(base, base.replace('allows', 'lets'))).duplicate).toBe(false);
     for (const other of [
-      'The checkout API lets 50 requests per second for each client.',
       'The checkout API currently allows 50 requests per second for each client.',
       'The checkout API allows 50 reqeusts per second for each client.',
     ])

@@ -168,13 +168,9 @@ export function revertStatusPlan(
   meta: ChangeMeta,
   skip: SkipReport,
 ): MutationPlan {
-  return (ctx): Mutation => {
-    const item = ctx.items.get(id);
-    if (!item) return skipped(skip, 'the memory no longer exists (purged)');
-    if (item.status !== revert.expect)
-      return skipped(skip, `changed since: the memory is now ${item.status}`);
-    if (!relationsLive(ctx, revert.relations))
-      return skipped(skip, 'changed since: its relation was invalidated');
+  return reverting(id, skip, (item, ctx) => {
+    if (item.status !== revert.expect) return `changed since: the memory is now ${item.status}`;
+    if (!relationsLive(ctx, revert.relations)) return 'changed since: its relation was invalidated';
     const change = statusChange(item, revert.status, meta, 'undo');
     if (revert.kind && revert.kind !== item.kind)
       change.patch = { ...change.patch, kind: revert.kind };
@@ -182,7 +178,7 @@ export function revertStatusPlan(
       changes: [change],
       invalidateRelations: revert.relations.map((r) => ({ id: r, at: meta.now, reason: 'undo' })),
     };
-  };
+  });
 }
 
 /** Undo of a move a dream run made (an area fold): only while the item is still in that area. */
@@ -192,23 +188,29 @@ export function revertAreaPlan(
   meta: ChangeMeta,
   skip: SkipReport,
 ): MutationPlan {
-  return (ctx): Mutation => {
-    const item = ctx.items.get(id);
-    if (!item) return skipped(skip, 'the memory no longer exists (purged)');
-    if (item.area !== area.expect)
-      return skipped(skip, 'changed since: the memory was moved again');
-    const at = new Date(meta.now).toISOString();
-    return {
-      changes: [
-        { id, patch: { area: area.to, updated_at: meta.now, prior: { at, reason: 'undo' } } },
-      ],
-    };
-  };
+  return reverting(id, skip, (item) => {
+    if (item.area !== area.expect) return 'changed since: the memory was moved again';
+    const prior = { at: new Date(meta.now).toISOString(), reason: 'undo' };
+    return { changes: [{ id, patch: { area: area.to, updated_at: meta.now, prior } }] };
+  });
 }
 
-function skipped(skip: SkipReport, reason: string): Mutation {
-  skip(reason);
-  return { changes: [] };
+/**
+ * A revert of one item: `revert` returns the mutation, or why the item changed since (then nothing
+ * changes and the reason is reported); a purged item is reported too.
+ */
+function reverting(
+  id: string,
+  skip: SkipReport,
+  revert: (item: ItemRecord, ctx: MutationContext) => Mutation | string,
+): MutationPlan {
+  return (ctx): Mutation => {
+    const item = ctx.items.get(id);
+    const out = item ? revert(item, ctx) : 'the memory no longer exists (purged)';
+    if (typeof out !== 'string') return out;
+    skip(out);
+    return { changes: [] };
+  };
 }
 
 /** The content of a version to return to. */
@@ -229,13 +231,10 @@ export function revertVersionPlan(
   meta: ChangeMeta,
   skip: SkipReport,
 ): MutationPlan {
-  return (ctx): Mutation => {
-    const item = ctx.items.get(id);
-    if (!item) return skipped(skip, 'the memory no longer exists (purged)');
+  return reverting(id, skip, (item) => {
     if (item.version !== expectVersion)
-      return skipped(skip, `changed since: the memory is at version ${item.version}`);
-    if (!LIVE.includes(item.status))
-      return skipped(skip, `changed since: the memory is now ${item.status}`);
+      return `changed since: the memory is at version ${item.version}`;
+    if (!LIVE.includes(item.status)) return `changed since: the memory is now ${item.status}`;
     return {
       changes: [
         {
@@ -246,5 +245,5 @@ export function revertVersionPlan(
         },
       ],
     };
-  };
+  });
 }
