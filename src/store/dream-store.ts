@@ -123,7 +123,13 @@ export interface DreamStore {
    * (YYYY-MM-DD, UTC) in this space, atomically across processes; returns how many were taken
    * (0 when the cap is reached).
    */
-  claimCap(space: string, cap: DreamCap, day: string, limit: number, units?: number): Promise<number>;
+  claimCap(
+    space: string,
+    cap: DreamCap,
+    day: string,
+    limit: number,
+    units?: number,
+  ): Promise<number>;
   /** Gives back units (claimed changes that did not apply; default 1). */
   releaseCap(space: string, cap: DreamCap, day: string, units?: number): Promise<void>;
   /** Units taken on `day` per cap. */
