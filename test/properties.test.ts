@@ -182,6 +182,8 @@ interface Modelled {
   status: 'active' | 'forgotten' | 'purged';
   tags: string[];
   area: string;
+  /** The area a move left, which `restore` of a live memory returns to (once). */
+  priorArea?: string;
 }
 
 /** Applies one operation to the service and the model; the service must answer as the model says. */
@@ -216,12 +218,37 @@ async function apply(engram: Engram, items: Modelled[], op: Op, space: string): 
   if (op.op === 'revise') {
     const body = bodyOf(item.token, op.text);
     if (body !== item.versions.at(-1)) item.versions.push(body);
-  } else if (op.op === 'forget') item.status = 'forgotten';
-  else if (op.op === 'restore') item.status = 'active';
+  } else if (op.op === 'forget') forgetModel(item);
+  else if (op.op === 'restore') restoreModel(item);
   else if (op.op === 'purge') item.status = 'purged';
-  else if (op.op === 'move') item.area = op.area;
+  else if (op.op === 'move') moveModel(item, op.area);
   item.tags = tagsAfter;
   if (item.status !== 'purged') expect((result as Memory).id).toBe(id);
+}
+
+/** Forget: a status change records its own audit, so the area a move left is no longer restorable. */
+function forgetModel(item: Modelled): void {
+  if (item.status === 'forgotten') return;
+  item.status = 'forgotten';
+  item.priorArea = undefined;
+}
+
+/** Restore: a forgotten memory comes back; a live one returns to the area a move left (once). */
+function restoreModel(item: Modelled): void {
+  if (item.status === 'forgotten') {
+    item.status = 'active';
+    item.priorArea = undefined;
+  } else if (item.priorArea !== undefined && item.priorArea !== item.area) {
+    item.area = item.priorArea;
+    item.priorArea = undefined;
+  }
+}
+
+/** Move: the area left is kept for restore. */
+function moveModel(item: Modelled, area: string): void {
+  if (area === item.area) return;
+  item.priorArea = item.area;
+  item.area = area;
 }
 
 /** The tags after a tag change: those removed leave, those added join once, in order. */
