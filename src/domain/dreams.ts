@@ -5,8 +5,6 @@
  * logged, marks its unfinished stages `cut_short` and finalises its diary as `partial` with the
  * reason; a final diary is never overwritten.
  */
-import { z } from 'zod';
-
 /** The stages of a dream run, in the order they run. */
 export const DREAM_STAGES = ['duplicates', 'conflicts', 'folds', 'stale', 'skills'] as const;
 /** A stage of a dream run. */
@@ -181,27 +179,3 @@ export interface UndoReport {
   restored: { seq: number; action: DreamAction; items: string[] }[];
   not_restored: { seq: number; action: DreamAction; item: string; reason: string }[];
 }
-
-/** Options of a dream preview, run or calibration. */
-export const dreamRequestSchema = z.strictObject({
-  space: z.string().optional(),
-  /** The stages to look at (default: all, in run order). */
-  stages: z
-    .array(z.enum(DREAM_STAGES))
-    .min(1, 'must name at least one stage')
-    .refine((s) => new Set(s).size === s.length, 'must not repeat a stage')
-    .optional(),
-  /** Log proposals without changing anything. */
-  dry_run: z.boolean().optional(),
-});
-/** Options of a dream preview, run or calibration. */
-export type DreamRequestInput = z.input<typeof dreamRequestSchema>;
-
-/** Options of a diary or run listing. */
-export const dreamListSchema = z.strictObject({
-  space: z.string().optional(),
-  limit: z.number().int().min(1).max(1_000).optional(),
-  cursor: z.string().min(1).optional(),
-});
-/** Options of a diary or run listing. */
-export type DreamListInput = z.input<typeof dreamListSchema>;

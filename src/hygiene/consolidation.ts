@@ -96,8 +96,8 @@ export class Consolidation {
   }
 
   /** Restores what a run changed that has not changed since. */
-  undo(space: string, runId: string): Promise<UndoReport> {
-    return undoRun(this.deps, space, runId);
+  undo(space: string, runId: string, actor?: string): Promise<UndoReport> {
+    return undoRun(this.deps, space, runId, actor);
   }
 
   /** Live areas of a space with their item counts. */

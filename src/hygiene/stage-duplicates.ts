@@ -127,7 +127,12 @@ export const duplicatesStage: StageRunner = {
       detail: (p, before, after, relationId) => mergeDetail(p, before, after, relationId),
     });
     // A keeper that took the lesser's sentences waits for its new vector.
-    if (applied.some((a) => a.outcome === 'applied')) deps.vectorsPending();
+    const revised = (a: Applied) =>
+      a.outcome === 'applied' &&
+      Object.entries(a.detail.before ?? {}).some(
+        ([id, b]) => b.version !== undefined && a.detail.after?.[id]?.version !== b.version,
+      );
+    if (applied.some(revised)) deps.vectorsPending();
     return applied;
   },
 };

@@ -20,7 +20,12 @@ import type { DreamDeps } from './stage.js';
 type Revert = (skip: SkipReport) => Promise<{ id: string; plan: MutationPlan }>;
 
 /** Undoes a finished run's applied changes. */
-export async function undoRun(deps: DreamDeps, space: string, runId: string): Promise<UndoReport> {
+export async function undoRun(
+  deps: DreamDeps,
+  space: string,
+  runId: string,
+  actor = `dream-undo:${runId}`,
+): Promise<UndoReport> {
   const run = await deps.dreams.getRun(space, runId);
   if (!run) throw notFound('dream run', runId);
   if (run.state === 'running')
@@ -38,7 +43,7 @@ export async function undoRun(deps: DreamDeps, space: string, runId: string): Pr
     (e) => e.outcome === 'applied' && !e.detail.undone,
   );
   const report: UndoReport = { run_id: runId, restored: [], not_restored: [] };
-  const meta = { actor: `dream-undo:${runId}`, reason: 'undo', now: deps.now() };
+  const meta = { actor, reason: 'undo', now: deps.now() };
   for (const entry of entries.reverse()) await undoEntry(deps, space, entry, meta, report);
   await deps.dreams.markEntriesUndone(
     runId,

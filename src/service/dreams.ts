@@ -3,15 +3,12 @@
  * the nightly schedule, which queues a `dream.run` job for a worker. Rules live in src/hygiene.
  */
 import {
-  type DreamDiary,
   type DreamListInput,
   dreamListSchema,
-  type DreamPreview,
   type DreamRequestInput,
   dreamRequestSchema,
-  type DreamRun,
-  type UndoReport,
-} from '../domain/dreams.js';
+} from '../domain/dream-input.js';
+import type { DreamDiary, DreamPreview, DreamRun, UndoReport } from '../domain/dreams.js';
 import { EngramError } from '../domain/errors.js';
 import { parseWith } from '../domain/zod.js';
 import type { WordVectorLookup } from '../embed/embedder.js';
@@ -127,7 +124,9 @@ export function dreamsFacade(ctx: ServiceContext, parts: DreamsParts): DreamsMod
     },
     dreamUndo: async (runId, given) => {
       stringArg(runId, 'run_id');
-      return module().undo(ctx.space(optionsArg(given).space), runId);
+      const options = optionsArg(given);
+      const actor = optionalStringArg(options.actor, 'actor');
+      return module().undo(ctx.space(options.space), runId, actor);
     },
     dreamRunFor: async (space, options) => module().run({ space, ...options }),
     areas: async (given) => module().areas(ctx.space(optionsArg(given).space)),

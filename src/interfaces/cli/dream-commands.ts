@@ -5,7 +5,7 @@
  * A run that did not complete is never reported as success: its state heads the output, a warning
  * goes to stderr, and the exit code is PARTIAL.
  */
-import type { DreamDiary, DreamStage } from '../../domain/dreams.js';
+import { DREAM_STAGES, type DreamDiary, type DreamStage } from '../../domain/dreams.js';
 import { EXIT_CODES } from '../error-codes.js';
 import type { CommandSpec, OptionSpec } from './command.js';
 import { type GlobalOptions, withEngram } from './context.js';
@@ -15,19 +15,7 @@ import { printable } from './printable.js';
 
 const views = () => import('./dream-views.js');
 
-/**
- * The stages `--stage` accepts, in run order. The command table is loaded by `engram --version`,
- * so it cannot import DREAM_STAGES (src/domain/dreams.ts builds zod schemas); `satisfies` makes
- * this list fail to compile the day it misses a stage or names one that is not.
- */
-const STAGE_SET = {
-  duplicates: true,
-  conflicts: true,
-  folds: true,
-  stale: true,
-  skills: true,
-} as const satisfies Record<DreamStage, true>;
-const STAGES = Object.keys(STAGE_SET) as DreamStage[];
+const STAGES = DREAM_STAGES;
 
 /** Diary entries the human view prints (--json prints all). */
 const ENTRIES_SHOWN = 20;

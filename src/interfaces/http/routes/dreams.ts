@@ -6,7 +6,8 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 
-import { DREAM_STAGES, dreamListSchema, dreamRequestSchema } from '../../../domain/dreams.js';
+import { dreamListSchema, dreamRequestSchema } from '../../../domain/dream-input.js';
+import { DREAM_STAGES } from '../../../domain/dreams.js';
 import { idSchema, spaceSchema } from '../../../domain/input.js';
 import {
   DreamCalibrationSchema,

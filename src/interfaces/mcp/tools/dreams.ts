@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { dreamRequestSchema } from '../../../domain/dreams.js';
+import { dreamRequestSchema } from '../../../domain/dream-input.js';
 import { idSchema, spaceSchema } from '../../../domain/input.js';
 import { DreamDiarySchema, DreamPreviewSchema } from '../../responses/dreams.js';
 import { COMMON_DOCS, defineTool, described, READ_ONLY, type ToolGroup, WRITES } from '../tool.js';
