@@ -179,6 +179,22 @@ export interface CorpusOptions {
   words?: WordVectorLookup;
 }
 
+/**
+ * The merges a perfect consolidation makes: per near-duplicate group of a mergeable kind, every
+ * member but one, and but every pinned member past the first (two pinned items are never merged).
+ * `has` leaves out items a run cannot see (no vector yet).
+ */
+export function expectedMerges(corpus: Corpus, has: (id: string) => boolean = () => true): number {
+  const byId = new Map(corpus.items.map((i) => [i.id, i]));
+  let expected = 0;
+  for (const cluster of corpus.truth.clusters) {
+    const members = cluster.filter(has).map((id) => byId.get(id)!);
+    if (members.length < 2 || NEVER_MERGED.includes(members[0]!.kind)) continue;
+    expected += members.length - Math.max(1, members.filter((m) => m.pinned).length);
+  }
+  return expected;
+}
+
 /** Generates a corpus of about `n` items and its ground truth. */
 export function generateCorpus(options: CorpusOptions): Corpus {
   return new Generator(options).run();

@@ -23,7 +23,7 @@ import {
 import { compareTexts } from '../../src/hygiene/similarity.js';
 import { NEVER_MERGED } from '../../src/memories/consolidation.js';
 import { benchCacheDir } from '../locomo/engram-store.js';
-import { type Corpus, type CorpusItem, generateCorpus } from './corpus.js';
+import { type Corpus, type CorpusItem, expectedMerges, generateCorpus } from './corpus.js';
 
 const defaults = configSchema.parse({}).dream.duplicates;
 const { values: args } = parseArgs({
@@ -66,13 +66,10 @@ async function embedAll(embedder: StaticEmbedder, items: readonly CorpusItem[]) 
 function truthOf(corpus: Corpus, items: readonly DuplicateItem[]) {
   const byId = new Map(items.map((i) => [i.id, i]));
   const clusterOf = new Map<string, number>();
-  let expected = 0;
   corpus.truth.clusters.forEach((cluster, c) => {
     for (const id of cluster) clusterOf.set(id, c);
-    const members = cluster.map((id) => byId.get(id)!).filter((i) => i.vector !== null);
-    if (members.length < 2 || NEVER_MERGED.includes(members[0]!.kind)) return;
-    expected += members.length - Math.max(1, members.filter((m) => m.pinned).length);
   });
+  const expected = expectedMerges(corpus, (id) => byId.get(id)?.vector != null);
   return { clusterOf, expected };
 }
 

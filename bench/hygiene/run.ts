@@ -24,7 +24,13 @@ import { bodyHash } from '../../src/domain/text.js';
 import { exportLines } from '../../src/transfer/transfer.js';
 import { machineFacts, machineMarkdown } from '../lib/machine.js';
 import { benchCacheDir } from '../locomo/engram-store.js';
-import { type Corpus, CORPUS_NOW, type CorpusItem, generateCorpus } from './corpus.js';
+import {
+  type Corpus,
+  CORPUS_NOW,
+  type CorpusItem,
+  expectedMerges,
+  generateCorpus,
+} from './corpus.js';
 import { dreamLocomo, type LocomoDreamRow, locomoTable } from './locomo.js';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -127,7 +133,7 @@ function quality(corpus: Corpus, diary: DreamDiary) {
     const [a, b] = e.items as [string, string];
     return cluster.has(a) && cluster.get(a) === cluster.get(b);
   });
-  const mergeable = corpus.truth.clusters.reduce((s, c) => s + c.length - 1, 0);
+  const mergeable = expectedMerges(corpus);
   const folds = applied.filter((e) => e.action === 'fold');
   const truthFolds = new Set(corpus.truth.folds.map((f) => `${f.from}->${f.into}`));
   const goodFolds = folds.filter((e) =>

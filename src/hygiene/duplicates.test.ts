@@ -121,8 +121,9 @@ describe('findDuplicates', () => {
     expectNoChains(pairs);
   });
 
-  it('never makes a chain when the kept item is no duplicate of the better keeper', async () => {
-    // b-c and a-b are duplicates, a-c is not (each has a word the other lacks).
+  it('keeps a group through the item judged a duplicate of both others, never a chain', async () => {
+    // b-c and a-b are duplicates, a-c is not (each has a word the other lacks): b keeps both,
+    // though a ranks higher as a keeper on its own.
     const items = [
       item('a', 'Alice now owns the billing service.', at(0), { importance: 0.9 }),
       item('b', 'Alice owns the billing service.', at(0.15), { importance: 0.5 }),
@@ -131,7 +132,7 @@ describe('findDuplicates', () => {
     const found = await findDuplicates(items, options);
     expect(found.pairs.map((p) => [p.keeper, p.lesser, p.skip ?? false, p.reason])).toEqual([
       ['b', 'c', false, 'similar vectors and overlapping text'],
-      ['a', 'b', true, 'keeps others in this run'],
+      ['b', 'a', false, 'similar vectors and overlapping text'],
     ]);
     expect(found.rejected).toEqual([
       expect.objectContaining({ a: 'a', b: 'c', reason: 'words differ' }),

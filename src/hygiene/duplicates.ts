@@ -56,6 +56,7 @@ export interface PairOutcome {
   a: string;
   b: string;
   similarity: number;
+  /** NaN when a fact guard (numbers, names, roles, negation) decided without measuring it. */
   overlap: number;
   reason: string;
 }
@@ -83,12 +84,17 @@ export async function findDuplicates(
   items: readonly DuplicateItem[],
   options: DuplicateOptions,
 ): Promise<DuplicateSearch> {
-  const { candidates, complete, examined } = await candidatesOf(items, options, options.similarity);
+  const { candidates, complete, examined } = await candidatesOf(items, options, {
+    floor: options.similarity,
+    full: false,
+  });
   const byId = new Map(items.map((item) => [item.id, item]));
   const rejected: PairOutcome[] = [];
   const duplicates: Candidate[] = [];
   for (const c of candidates) {
-    const reason = rejection(c, options);
+    // A fact guard rejects at any overlap (judgeScores' order, without building its answer).
+    const guarded = c.guard !== null && c.guard !== 'words differ';
+    const reason = guarded && c.similarity >= options.similarity ? c.guard : rejection(c, options);
     if (reason === null) duplicates.push(c);
     else rejected.push(outcome(c, reason));
   }
@@ -105,11 +111,15 @@ function outcome(c: Candidate, reason: string): PairOutcome {
   return { a: c.a, b: c.b, similarity: c.similarity, overlap: c.overlap, reason };
 }
 
-/** Candidate pairs of each mergeable kind, judged by text, best first. */
+/**
+ * Candidate pairs of each mergeable kind, judged by text. `full` (calibration) measures the overlap
+ * of every pair and lists them best first; a search leaves pairs a fact guard rejects unmeasured
+ * and unordered (resolve orders what it proposes).
+ */
 async function candidatesOf(
   items: readonly DuplicateItem[],
   options: DuplicateOptions,
-  floor: number,
+  { floor, full }: { floor: number; full: boolean },
 ): Promise<{ candidates: Candidate[]; complete: boolean; examined: number }> {
   const groups = new Map<Kind, { id: string; vector: Float32Array }[]>();
   const texts = new Map<string, string>();
@@ -134,11 +144,11 @@ async function candidatesOf(
     complete = found.complete;
     const pairs = complete ? withWordPairs(found.pairs, group, texts, floor) : found.pairs;
     for (const pair of pairs) {
-      const judged = comparer.compare(texts.get(pair.a)!, texts.get(pair.b)!);
+      const judged = comparer.compare(texts.get(pair.a)!, texts.get(pair.b)!, full);
       candidates.push({ ...pair, ...judged });
     }
   }
-  return { candidates: candidates.sort(byBest), complete, examined: texts.size };
+  return { candidates: full ? candidates.sort(byBest) : candidates, complete, examined: texts.size };
 }
 
 /** Items sharing a word key beyond this many are not paired through it (a template, not a copy). */
@@ -207,43 +217,114 @@ export function keeperOrder(a: DuplicateItem, b: DuplicateItem): number {
 }
 
 /**
- * Greedy, best similarity first: an item merged away is never kept or merged again. A keeper may
- * keep several items; when it is itself merged into a better keeper later, the items it kept move
- * with it, but only if each was judged a duplicate of the new keeper too (else that pair is left
- * alone: no chains). Duplicates left alone are listed with `skip` and the reason, unless both
- * ended up merged into one keeper anyway.
+ * Groups of duplicates merge into one keeper each, never in chains (a kept item is never merged
+ * later, a merged one never keeps). Within a group the keeper is picked again and again among the
+ * items still open: a pinned item first, then the one judged a duplicate of the most open items
+ * (so a copy between two variants that are not duplicates of each other keeps both), then
+ * keeperOrder. Every open item judged its duplicate merges into it, unless both are pinned.
+ * Duplicates left alone are listed with `skip` and the reason, unless both ended up in one keeper.
  */
 function resolve(
   duplicates: readonly Candidate[],
   byId: ReadonlyMap<string, DuplicateItem>,
 ): DuplicateProposal[] {
-  const judged = new Map(duplicates.map((c) => [pairKey(c.a, c.b), c]));
+  const edges = new Map<string, Candidate[]>();
+  for (const c of duplicates)
+    for (const id of [c.a, c.b]) edges.set(id, [...(edges.get(id) ?? []), c]);
   const keeperOf = new Map<string, string>();
-  const kept = new Map<string, string[]>();
-  const skipped: DuplicateProposal[] = [];
-  for (const c of duplicates) {
-    const [x, y] = [byId.get(c.a)!, byId.get(c.b)!];
-    const [keeper, lesser] = keeperOrder(x, y) <= 0 ? [x, y] : [y, x];
-    const reason = skipReason(keeper, lesser, keeperOf, kept, judged);
-    if (reason !== null) {
-      skipped.push(proposal(keeper.id, lesser.id, c, reason, true));
-      continue;
+  const closed = new Set<string>();
+  const merges: DuplicateProposal[] = [];
+  for (const group of groupsOf(edges)) {
+    for (;;) {
+      const hub = bestHub(group, edges, closed, byId);
+      if (hub === null) break;
+      closed.add(hub);
+      for (const c of openEdges(hub, edges, closed, byId)) {
+        const lesser = other(c, hub);
+        closed.add(lesser);
+        keeperOf.set(lesser, hub);
+        merges.push(proposal(hub, lesser, c, MERGED, false));
+      }
     }
-    const group = [lesser.id, ...(kept.get(lesser.id) ?? [])];
-    kept.delete(lesser.id);
-    kept.set(keeper.id, [...(kept.get(keeper.id) ?? []), ...group]);
-    for (const id of group) keeperOf.set(id, keeper.id);
   }
   const root = (id: string) => keeperOf.get(id) ?? id;
-  const merges = [...keeperOf].map(([lesser, keeper]) =>
-    proposal(keeper, lesser, judged.get(pairKey(keeper, lesser))!, MERGED, false),
-  );
-  const unresolved = skipped.filter((p) => root(p.keeper) !== root(p.lesser));
-  return [...merges, ...unresolved].sort(
+  const skipped = duplicates
+    .filter((c) => keeperOf.get(c.a) !== c.b && keeperOf.get(c.b) !== c.a)
+    .filter((c) => root(c.a) !== root(c.b))
+    .map((c) => {
+      const [x, y] = [byId.get(c.a)!, byId.get(c.b)!];
+      const [keeper, lesser] = keeperOrder(x, y) <= 0 ? [x, y] : [y, x];
+      const reason = lesser.pinned ? 'both pinned' : 'already merged in this run';
+      return proposal(keeper.id, lesser.id, c, reason, true);
+    });
+  return [...merges, ...skipped].sort(
     (p, q) =>
       q.similarity - p.similarity || compare(p.keeper, q.keeper) || compare(p.lesser, q.lesser),
   );
 }
+
+/** The connected groups of items linked by duplicate pairs. */
+function groupsOf(edges: ReadonlyMap<string, readonly Candidate[]>): string[][] {
+  const seen = new Set<string>();
+  const groups: string[][] = [];
+  for (const start of edges.keys()) {
+    if (seen.has(start)) continue;
+    const group = [start];
+    seen.add(start);
+    for (let i = 0; i < group.length; i++)
+      for (const c of edges.get(group[i]!)!) {
+        const next = other(c, group[i]!);
+        if (seen.has(next)) continue;
+        seen.add(next);
+        group.push(next);
+      }
+    groups.push(group);
+  }
+  return groups;
+}
+
+/** The open item of a group that keeps the most (see resolve), or null when none can keep. */
+function bestHub(
+  group: readonly string[],
+  edges: ReadonlyMap<string, readonly Candidate[]>,
+  closed: ReadonlySet<string>,
+  byId: ReadonlyMap<string, DuplicateItem>,
+): string | null {
+  let best: { id: string; degree: number } | null = null;
+  for (const id of group) {
+    if (closed.has(id)) continue;
+    const degree = openEdges(id, edges, closed, byId).length;
+    if (degree === 0) continue;
+    if (best === null || hubOrder(id, degree, best, byId) < 0) best = { id, degree };
+  }
+  return best?.id ?? null;
+}
+
+function hubOrder(
+  id: string,
+  degree: number,
+  best: { id: string; degree: number },
+  byId: ReadonlyMap<string, DuplicateItem>,
+): number {
+  const [x, y] = [byId.get(id)!, byId.get(best.id)!];
+  if (x.pinned !== y.pinned) return x.pinned ? -1 : 1;
+  return best.degree - degree || keeperOrder(x, y);
+}
+
+/** The duplicate pairs of `id` whose other item is open and may merge into it (never a pinned one). */
+function openEdges(
+  id: string,
+  edges: ReadonlyMap<string, readonly Candidate[]>,
+  closed: ReadonlySet<string>,
+  byId: ReadonlyMap<string, DuplicateItem>,
+): Candidate[] {
+  return (edges.get(id) ?? []).filter((c) => {
+    const next = other(c, id);
+    return !closed.has(next) && !byId.get(next)!.pinned;
+  });
+}
+
+const other = (c: NeighbourPair, id: string) => (c.a === id ? c.b : c.a);
 
 /** The reason of a merge, as judgePair gives it. */
 const MERGED = 'similar vectors and overlapping text';
@@ -265,20 +346,6 @@ function pairKey(a: string, b: string): string {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function skipReason(
-  keeper: DuplicateItem,
-  lesser: DuplicateItem,
-  keeperOf: ReadonlyMap<string, string>,
-  kept: ReadonlyMap<string, readonly string[]>,
-  judged: ReadonlyMap<string, Candidate>,
-): string | null {
-  if (lesser.pinned) return 'both pinned';
-  if (keeperOf.has(keeper.id) || keeperOf.has(lesser.id)) return 'already merged in this run';
-  const theirs = kept.get(lesser.id) ?? [];
-  if (!theirs.every((id) => judged.has(pairKey(id, keeper.id)))) return 'keeps others in this run';
-  return null;
 }
 
 /** Score distributions of a space's candidates, and the merges each threshold pair would make. */
@@ -316,7 +383,10 @@ export async function calibrate(
   options: DuplicateOptions & { floor?: number },
 ): Promise<CalibrationReport> {
   const floor = Math.min(options.floor ?? 0.5, options.similarity, ...CALIBRATION_SIMILARITIES);
-  const { candidates, complete, examined } = await candidatesOf(items, options, floor);
+  const { candidates, complete, examined } = await candidatesOf(items, options, {
+    floor,
+    full: true,
+  });
   const byId = new Map(items.map((item) => [item.id, item]));
   const best = bestPerItem(candidates);
   const grid = [{ similarity: options.similarity, overlap: options.overlap }];

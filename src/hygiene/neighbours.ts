@@ -27,8 +27,13 @@ export function searchesExactly(n: number, dimension: number): boolean {
   return n * n * dimension <= EXACT_WORK;
 }
 
-/** HNSW parameters for a one-off batch: a modest graph, searched once per vector. */
-export const BATCH_HNSW = Object.freeze({ m: 12, efConstruction: 64, ef: 64 });
+/**
+ * HNSW parameters for a one-off batch: a small graph, searched once per vector. Duplicates sit far
+ * above the cut-off (0.9) and word keys add the pairs a vector misses, so a coarser graph loses
+ * nothing: on the 100k synthetic corpus m 12 / 64 / 64 -> 8 / 48 / 32 took the duplicate search
+ * from 44 to 37 s at equal merge recall (0.858; bench/hygiene).
+ */
+export const BATCH_HNSW = Object.freeze({ m: 8, efConstruction: 48, ef: 32 });
 
 /** Vectors inserted or queried between two yields to the event loop. */
 const GRAPH_STEP = 1_000;

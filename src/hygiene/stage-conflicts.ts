@@ -10,6 +10,7 @@ import type { ItemRecord } from '../domain/records.js';
 import { supersedePlan } from '../memories/plans.js';
 import { applyBatch } from './batch.js';
 import { findDuplicates } from './duplicates.js';
+import { byBest } from './neighbours.js';
 import type {
   Applied,
   DreamDeps,
@@ -63,8 +64,10 @@ export const conflictsStage: StageRunner = {
       shouldStop: sc.shouldStop,
     });
     const texts = new Map(read.items.map((i) => [i.id, i]));
+    // The closest pairs first: the likeliest to state one fact two ways.
     const candidates = found.rejected
       .filter((r) => FACT_GUARDS.has(r.reason))
+      .sort(byBest)
       .slice(0, settings.max_per_run);
     const proposals: Proposal[] = [];
     for (const c of candidates) {

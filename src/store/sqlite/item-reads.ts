@@ -28,7 +28,7 @@ export function rowByPk(core: StoreCore, pk: number): ItemRow {
 
 /** The item row with this id in this space, if any. */
 export function rowById(core: StoreCore, space: string, id: string): ItemRow | undefined {
-  return core.db.prepare('SELECT * FROM items WHERE id = ? AND space = ?').get(id, space) as
+  return core.prepared('SELECT * FROM items WHERE id = ? AND space = ?').get(id, space) as
     | ItemRow
     | undefined;
 }
@@ -41,8 +41,8 @@ export async function getItems(
 ): Promise<ItemRecord[]> {
   return core.read(() => {
     // `+space`: look items up by id; the space index would scan the whole space (O(store)).
-    const rows = core.db
-      .prepare('SELECT * FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))')
+    const rows = core
+      .prepared('SELECT * FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))')
       .all(space, JSON.stringify(ids)) as ItemRow[];
     const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
@@ -92,8 +92,8 @@ export async function versions(
 ): Promise<VersionRecord[]> {
   return core.read(() => {
     ensureExists(core, space, id);
-    const rows = core.db
-      .prepare('SELECT * FROM versions WHERE item_id = ? ORDER BY version')
+    const rows = core
+      .prepared('SELECT * FROM versions WHERE item_id = ? ORDER BY version')
       .all(id) as (Omit<VersionRecord, 'tags'> & { tags: string })[];
     return rows.map(versionFromRow);
   });
@@ -108,8 +108,8 @@ export async function statusEvents(
   return core.read(() => {
     ensureExists(core, space, id);
     return (
-      core.db
-        .prepare('SELECT * FROM status_events WHERE item_id = ? ORDER BY at, id')
+      core
+        .prepared('SELECT * FROM status_events WHERE item_id = ? ORDER BY at, id')
         .all(id) as StatusEventRecord[]
     ).map(eventFromRow);
   });
@@ -123,8 +123,8 @@ export async function relations(
 ): Promise<RelationRecord[]> {
   return core.read(() => {
     ensureExists(core, space, id);
-    const rows = core.db
-      .prepare(
+    const rows = core
+      .prepared(
         'SELECT * FROM relations WHERE space = ? AND (from_id = ? OR to_id = ?) ORDER BY created_at, id',
       )
       .all(space, id, id) as RelationRecord[];

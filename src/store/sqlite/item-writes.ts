@@ -30,8 +30,8 @@ export function insertVersion(core: StoreCore, itemId: string, v: VersionDraft):
 
 /** Inserts one status-event row. */
 export function insertEvent(core: StoreCore, e: StatusEventRecord): void {
-  core.db
-    .prepare(
+  core
+    .prepared(
       'INSERT INTO status_events(id, item_id, from_status, to_status, reason, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     )
     .run(e.id, e.item_id, e.from_status, e.to_status, e.reason, e.actor, e.at);
@@ -39,8 +39,8 @@ export function insertEvent(core: StoreCore, e: StatusEventRecord): void {
 
 /** Inserts one relation row. */
 export function insertRelation(core: StoreCore, r: RelationRecord): void {
-  core.db
-    .prepare(
+  core
+    .prepared(
       'INSERT INTO relations(id, space, type, from_id, to_id, actor, reason, created_at, invalidated_at, invalidated_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     )
     .run(
@@ -117,14 +117,14 @@ function importOne(
   record: ItemExport,
   published: string | undefined,
 ): ImportOutcome {
-  if (core.db.prepare('SELECT 1 FROM items WHERE id = ?').get(record.item.id)) return 'exists';
+  if (core.prepared('SELECT 1 FROM items WHERE id = ?').get(record.item.id)) return 'exists';
   const pk = insertItem(core, { ...record.item, vector_state: 'pending' });
   for (const v of record.versions) insertVersion(core, v.item_id, { ...v, at: v.created_at });
   for (const e of record.status_events) insertEvent(core, e);
   for (const v of record.vectors)
     writeVector(core, pk, { model: v.model, vector: v.vector }, published);
   if (record.item.vector_state !== 'pending' && !record.vectors.some((v) => v.model === published))
-    core.db.prepare("UPDATE items SET vector_state = 'pending' WHERE pk = ?").run(pk);
+    core.prepared("UPDATE items SET vector_state = 'pending' WHERE pk = ?").run(pk);
   return 'imported';
 }
 
@@ -135,7 +135,7 @@ export async function importRelations(
 ): Promise<ImportOutcome[]> {
   return core.write(() =>
     records.map((r) => {
-      if (core.db.prepare('SELECT 1 FROM relations WHERE id = ?').get(r.id)) return 'exists';
+      if (core.prepared('SELECT 1 FROM relations WHERE id = ?').get(r.id)) return 'exists';
       insertRelation(core, r);
       return 'imported';
     }),

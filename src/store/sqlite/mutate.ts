@@ -12,7 +12,6 @@ export function applyMutation(
   ids: readonly string[],
   plan: MutationPlan,
 ): ItemRecord[] {
-  const db = store.connection;
   const rows = new Map<string, ItemRow>();
   for (const id of ids) {
     const row = store.rowById(space, id);
@@ -20,8 +19,8 @@ export function applyMutation(
   }
   const items = new Map([...rows].map(([id, row]) => [id, itemFromRow(row)]));
   const relations = (
-    db
-      .prepare(
+    store
+      .prepared(
         'SELECT * FROM relations WHERE space = ? AND invalidated_at IS NULL AND (from_id IN (SELECT value FROM json_each(?)) OR to_id IN (SELECT value FROM json_each(?)))',
       )
       .all(space, JSON.stringify(ids), JSON.stringify(ids)) as RelationRecord[]
@@ -39,9 +38,11 @@ export function applyMutation(
   }
   for (const relation of mutation.addRelations ?? []) store.insertRelation(relation);
   for (const inv of mutation.invalidateRelations ?? []) {
-    db.prepare(
-      'UPDATE relations SET invalidated_at = ?, invalidated_reason = ? WHERE id = ? AND space = ? AND invalidated_at IS NULL',
-    ).run(inv.at, inv.reason, inv.id, space);
+    store
+      .prepared(
+        'UPDATE relations SET invalidated_at = ?, invalidated_reason = ? WHERE id = ? AND space = ? AND invalidated_at IS NULL',
+      )
+      .run(inv.at, inv.reason, inv.id, space);
   }
   return ids.flatMap((id) => {
     const row = rows.get(id);
@@ -55,7 +56,6 @@ function applyChange(
   change: ItemChange,
   model: string | undefined,
 ): void {
-  const db = store.connection;
   const patch: Record<string, unknown> = { ...(change.patch ?? {}) };
   if (change.version) {
     const version = row.version + 1;
@@ -72,9 +72,9 @@ function applyChange(
     (n) => PATCHABLE.has(n) || n === 'tags_text' || n === 'version',
   );
   if (names.length > 0) {
-    db.prepare(
-      `UPDATE items SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE pk = @pk`,
-    ).run({ ...Object.fromEntries(names.map((n) => [n, cols[n]])), pk: row.pk });
+    store
+      .prepared(`UPDATE items SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE pk = @pk`)
+      .run({ ...Object.fromEntries(names.map((n) => [n, cols[n]])), pk: row.pk });
   }
   if (change.statusEvent) store.insertEvent({ ...change.statusEvent, item_id: row.id });
   if (change.vector) store.writeVector(row.pk, change.vector, model);
