@@ -1,5 +1,6 @@
 /**
- * Vitest global setup: compiles `dist/` and bundles the CLI into `dist/bin/` as `npm run build` does
+ * Vitest global setup: compiles `dist/`, bundles the CLI into `dist/bin/` and builds the web console
+ * into `dist/web` as `npm run build` does
  * (tests spawn the real built CLI and server), and builds the
  * static embedder's word-vector cache once, before any test process starts, so parallel test files
  * load it instead of racing to build it. Without ENGRAM_TEST_PG_URL it says, once, that the
@@ -8,9 +9,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
+import { buildConsole } from '../scripts/build/build-console.mjs';
 import { bundleCli } from '../scripts/build/bundle-cli.mjs';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import { testCacheDir } from './cache-dir.js';
+import { CHROMIUM_NOTICE, HAS_CHROMIUM } from './chromium.js';
 import { postgresNotice } from './postgres-notice.js';
 
 const root = join(import.meta.dirname, '..');
@@ -20,6 +23,8 @@ export default async function setup(): Promise<void> {
   if (notice) process.stderr.write(`${notice}\n`);
   buildDist();
   await bundleCli(join(root, 'dist'));
+  await buildConsole(join(root, 'dist'));
+  if (!HAS_CHROMIUM) process.stderr.write(`${CHROMIUM_NOTICE}\n`);
   const cacheDir = testCacheDir();
   process.env.ENGRAM_TEST_CACHE_DIR = cacheDir;
   const embedder = new StaticEmbedder({ cacheDir });

@@ -294,6 +294,8 @@ const serverSchema = z
   .strictObject({
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65_535).default(8_765),
+    /** Serve the web console at `/` (built into dist/web by `npm run build`); the API stays under /v1. */
+    console: z.boolean().default(true),
     tokens: z
       .array(serverTokenSchema)
       .default([])

@@ -5,6 +5,7 @@ import type { InputSchemas, ListRequest } from '../domain/input.js';
 import { toMemory, toRelation, toStatusEvent, toVersion } from '../domain/memory.js';
 import type { History, Memory, Relation } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
+import type { SpaceCount } from '../store/store.js';
 import { optionsArg, stringArg } from './args.js';
 import type { ServiceContext } from './context.js';
 
@@ -18,6 +19,8 @@ export interface MemoryReads {
   history(id: string, options?: { space?: string }): Promise<History>;
   /** Relations from and to one memory, live and invalidated (NOT_FOUND when it does not exist). */
   relations(id: string, options?: { space?: string }): Promise<Relation[]>;
+  /** Every space that holds memories, with its count; the default space is listed even when empty. */
+  spaces(): Promise<SpaceCount[]>;
 }
 
 /** Validated list filters (recall takes the same ones). */
@@ -84,6 +87,12 @@ export function memoryReads(ctx: ServiceContext): MemoryReads {
       const space = ctx.space(options.space);
       await get(id, { space });
       return (await ctx.store.relations(space, id)).map(toRelation);
+    },
+    async spaces() {
+      const found = await ctx.store.spaces();
+      const home = ctx.space(undefined);
+      if (found.some((s) => s.space === home)) return found;
+      return [{ space: home, items: 0 }, ...found].sort((a, b) => (a.space < b.space ? -1 : 1));
     },
   };
 }

@@ -158,6 +158,12 @@ export interface StoreStats {
   vector_index?: VectorIndexState[];
 }
 
+/** A space and how many items it holds. */
+export interface SpaceCount {
+  space: string;
+  items: number;
+}
+
 /** The state of one model's approximate vector index, for `status`. */
 export interface VectorIndexState {
   model: string;
@@ -267,6 +273,8 @@ export interface Store {
   /** Records one access for each id (§3.6). */
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void>;
   stats(space: string | null): Promise<StoreStats>;
+  /** Every space that holds items, by name, with its item count (any status). */
+  spaces(): Promise<SpaceCount[]>;
   /** Streams full item records of a space (or all spaces) in id order. */
   exportItems(space: string | null): AsyncIterable<ItemExport>;
   exportRelations(space: string | null): AsyncIterable<RelationRecord>;

@@ -19,6 +19,7 @@ import type { WorkerState } from '../../jobs/worker.js';
 import { ENGRAM_VERSION } from '../version.js';
 import { TokenVerifier } from './auth.js';
 import { parseJsonBody } from './body.js';
+import { consoleDir, registerConsole } from './console.js';
 import type { HttpEnv } from './env.js';
 import { errorResponse } from './errors.js';
 import { registerAreaRoutes } from './routes/areas.js';
@@ -26,13 +27,17 @@ import { registerChangeRoutes } from './routes/changes.js';
 import type { HttpApp, RouteDeps } from './routes/common.js';
 import { registerDormantRoutes } from './routes/dormant.js';
 import { registerDreamRoutes } from './routes/dreams.js';
+import { registerGraphRoutes } from './routes/graph.js';
+import { registerInsightRoutes } from './routes/insights.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerLifecycleRoutes } from './routes/lifecycle.js';
+import { registerMeRoute } from './routes/me.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerRecallRoutes } from './routes/recall.js';
 import { registerRelationRoutes } from './routes/relations.js';
 import { registerSessionRoutes } from './routes/sessions.js';
+import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerTransferRoutes } from './routes/transfer.js';
 import { requestSchemas } from './schemas.js';
@@ -70,6 +75,8 @@ export interface HttpAppOptions {
   worker?: () => WorkerState;
   inflight?: InFlight;
   startedAt?: number;
+  /** The built web console to serve at `/` (default: `dist/web` of the package; null: none built). */
+  consoleDir?: string | null;
 }
 
 function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): void {
@@ -78,7 +85,8 @@ function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): 
     c.set('requestId', id);
     await inflight.track(next());
     c.header('X-Request-Id', id);
-    c.header('Cache-Control', 'no-store');
+    // The console's assets set their own caching; every API answer is never cached.
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');
     if (inflight.draining) c.header('Connection', 'close');
   });
@@ -105,6 +113,7 @@ function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): 
   app.use('/v1/models', authenticate);
   app.use('/v1/models/*', authenticate);
   app.use('/v1/embedder', authenticate);
+  app.use('/v1/me', authenticate);
 }
 
 /** Builds the HTTP app over one engram. */
@@ -156,5 +165,10 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
   registerSessionRoutes(app, deps);
   registerDreamRoutes(app, deps);
   registerAreaRoutes(app, deps);
+  registerGraphRoutes(app, deps);
+  registerInsightRoutes(app, deps);
+  registerSettingsRoutes(app, deps);
+  registerMeRoute(app, deps, server.tokens.length > 0);
+  if (server.console) registerConsole(app, options.consoleDir ?? consoleDir(), log);
   return app;
 }

@@ -28,6 +28,7 @@ import type {
   SnapshotView,
   Store,
   StoreCapabilities,
+  SpaceCount,
   StoreStats,
 } from '../store.js';
 import { PgDormantStore } from './dormant-store.js';
@@ -211,6 +212,13 @@ export class PostgresStore implements Store {
 
   stats(space: string | null): Promise<StoreStats> {
     return status.stats(this.ctx, space);
+  }
+
+  async spaces(): Promise<SpaceCount[]> {
+    const rows = await this.ctx.db.query<{ space: string; items: string | number }>(
+      'SELECT space, count(*) AS items FROM items GROUP BY space ORDER BY space',
+    );
+    return rows.map((r) => ({ space: r.space, items: Number(r.items) }));
   }
 
   exportItems(space: string | null): AsyncIterable<ItemExport> {

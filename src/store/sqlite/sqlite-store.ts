@@ -28,6 +28,7 @@ import type {
   SnapshotView,
   Store,
   StoreCapabilities,
+  SpaceCount,
   StoreStats,
   VectorSearchResult,
   VectorWrite,
@@ -119,6 +120,11 @@ export class SqliteStore implements Store {
   }
 
   /** The raw connection, for maintenance tools in this backend's folder only. */
+  /** A statement compiled once per connection (for the store's own modules). */
+  prepared(sql: string): ReturnType<StoreCore['prepared']> {
+    return this.core.prepared(sql);
+  }
+
   get connection(): SqliteDatabase {
     return this.db;
   }
@@ -242,6 +248,15 @@ export class SqliteStore implements Store {
 
   stats(space: string | null): Promise<StoreStats> {
     return stats(this.core, this.vectorIndex, space);
+  }
+
+  async spaces(): Promise<SpaceCount[]> {
+    return this.core.read(
+      () =>
+        this.core
+          .prepared('SELECT space, count(*) AS items FROM items GROUP BY space ORDER BY space')
+          .all() as SpaceCount[],
+    );
   }
 
   exportItems(space: string | null): AsyncIterable<ItemExport> {
