@@ -170,7 +170,7 @@ function Results(props: { q: string; result: ReturnType<typeof useAsync<Recall |
   const data = result.data;
   if (!data) return null;
   return (
-    <div aria-busy={result.loading}>
+    <div aria-busy={result.loading} data-results-for={result.loading ? undefined : props.q}>
       <SearchSummary data={data} />
       {data.hits.length === 0 ? (
         <Empty title="Nothing matched.">Try other words, or fewer filters.</Empty>
