@@ -270,8 +270,15 @@ class Generator {
     return TEMPLATES[s.template]![form].replace(SLOT, (_, name: string) => s.slots[name]!);
   }
 
-  private add(s: Statement, plant: Plant, like: CorpusItem | null, body?: string): CorpusItem {
-    const [theme, kind] = TEMPLATES[s.template]!;
+  private add(
+    s: Statement,
+    plant: Plant,
+    like: CorpusItem | null,
+    body?: string,
+    otherKind?: Kind,
+  ): CorpusItem {
+    const [theme, templateKind] = TEMPLATES[s.template]!;
+    const kind = otherKind ?? templateKind;
     const id = `m${String(this.items.length + 1).padStart(6, '0')}`;
     const area = this.area(theme, s.slots);
     const title = this.title(s, plant, like);
@@ -413,8 +420,9 @@ class Generator {
 
   /** The same text under another kind: never merged with its base. */
   private plantOtherKind(base: Statement, baseItem: CorpusItem): void {
-    const item = this.add(base, 'other-kind', baseItem, baseItem.body);
-    item.kind = item.kind === 'note' ? 'fact' : 'note';
+    // The kind is set before the item's age is judged: a copy as a note of a kept kind is stale.
+    const kind = baseItem.kind === 'note' ? 'fact' : 'note';
+    const item = this.add(base, 'other-kind', baseItem, baseItem.body, kind);
     this.truth.distinct.push({ a: baseItem.id, b: item.id, differs: 'kind' });
   }
 }
