@@ -3,7 +3,7 @@
  * dialog for destructive actions, labelled fields, badges, times, and a hook for async data.
  */
 import type { ComponentChildren, JSX } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 
 import { errorText } from './api';
 
@@ -147,6 +147,7 @@ export function ConfirmButton(props: {
   onConfirm: () => void | Promise<void>;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
     setBusy(true);
@@ -167,8 +168,8 @@ export function ConfirmButton(props: {
       >
         {props.label}
       </button>
-      <dialog ref={dialog} class="dialog" aria-labelledby={`${props.label}-dialog-title`}>
-        <h2 id={`${props.label}-dialog-title`}>{props.title}</h2>
+      <dialog ref={dialog} class="dialog" aria-labelledby={titleId}>
+        <h2 id={titleId}>{props.title}</h2>
         <div class="dialog-body">{props.message}</div>
         <div class="dialog-actions">
           <button type="button" onClick={() => dialog.current?.close()}>
