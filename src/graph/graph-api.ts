@@ -13,6 +13,8 @@ import {
   type NeighborInfo,
 } from '../domain/graph.js';
 import { spaceSchema } from '../domain/input.js';
+import { toMemory } from '../domain/memory.js';
+import { type Memory, STATUSES } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
 import type { EntityRef, GraphStore } from '../store/graph-store.js';
 import type { Store } from '../store/store.js';
@@ -64,6 +66,12 @@ export const entitiesInput = z.strictObject({
   by: z.enum(['mentions', 'degree'], { message: 'must be mentions or degree' }).default('mentions'),
   type: z.enum(ENTITY_TYPES, { message: `must be one of ${ENTITY_TYPES.join(', ')}` }).optional(),
 });
+/** Input of `graph mentions`: the memories naming an entity. */
+export const mentionsInput = z.strictObject({
+  space,
+  entity: neighborsInput.shape.entity,
+  limit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
+});
 /** Input of `graph hubs`. */
 export const hubsInput = z.strictObject({
   space,
@@ -76,6 +84,8 @@ export const rebuildInput = z.strictObject({ space, stale_only: z.boolean().defa
 export type NeighborsRequest = z.input<typeof neighborsInput>;
 /** Request of `graph entities`. */
 export type EntitiesRequest = z.input<typeof entitiesInput>;
+/** Request of `graph mentions`. */
+export type MentionsRequest = z.input<typeof mentionsInput>;
 /** Request of `graph hubs`. */
 export type HubsRequest = z.input<typeof hubsInput>;
 /** Request of `graph rebuild`. */
@@ -86,6 +96,15 @@ export interface NeighborsResult {
   entity: EntityInfo;
   neighbors: NeighborInfo[];
 }
+
+/** The answer of `graph mentions`: the entity and the memories naming it, newest first. */
+export interface MentionsResult {
+  entity: EntityInfo;
+  memories: Memory[];
+}
+
+/** Every status but forgotten: a forgotten memory no longer counts in the graph. */
+const COUNTING = STATUSES.filter((s) => s !== 'forgotten');
 
 /** The graph operations, bound to a store and configuration. */
 export class GraphApi {
@@ -235,6 +254,23 @@ export class GraphApi {
         ];
       }),
     );
+  }
+
+  /** The memories that mention an entity (any status but forgotten), newest first. */
+  async mentions(request: MentionsRequest): Promise<MentionsResult> {
+    const req = parseWith(mentionsInput, request);
+    const s = this.space(req.space);
+    const graph = await this.ready();
+    const ref = await this.resolve(graph, s, req.entity);
+    const [ids = []] = await graph.itemsMentioning({ space: s, statuses: COUNTING }, [
+      { entity: ref.id, limit: req.limit },
+    ]);
+    const byId = new Map((await this.store.getItems(s, ids)).map((i) => [i.id, i]));
+    const memories = ids.flatMap((id) => {
+      const item = byId.get(id);
+      return item ? [toMemory(item)] : [];
+    });
+    return { entity: (await this.describe(graph, [ref])).get(ref.id)!, memories };
   }
 
   /** The most mentioned (or most connected) entities. */

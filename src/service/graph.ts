@@ -4,6 +4,8 @@ import type {
   EntitiesRequest,
   GraphApi,
   HubsRequest,
+  MentionsRequest,
+  MentionsResult,
   NeighborsRequest,
   NeighborsResult,
   RebuildRequest,
@@ -18,6 +20,8 @@ export interface GraphFacade {
   graphStats(options?: { space?: string }): Promise<GraphStats & { enabled: boolean }>;
   /** An entity and its neighbours up to `depth` edges away, with paths and edge types. */
   graphNeighbors(request: NeighborsRequest): Promise<NeighborsResult>;
+  /** The memories that mention an entity, newest first (forgotten ones never). */
+  graphMentions(request: MentionsRequest): Promise<MentionsResult>;
   /** The most mentioned (or most connected) entities of a space. */
   graphEntities(request?: EntitiesRequest): Promise<EntityInfo[]>;
   /** The hub report (§4): congested entities, their cause, cluster suggestions, anchors. */
@@ -34,6 +38,7 @@ export function graphFacade(graph: () => Promise<GraphApi>): GraphFacade {
   return {
     graphStats: async (options) => (await graph()).stats(optionsArg(options)),
     graphNeighbors: async (request) => (await graph()).neighbors(objectArg(request, 'request')),
+    graphMentions: async (request) => (await graph()).mentions(objectArg(request, 'request')),
     graphEntities: async (request) => (await graph()).entities(optionsArg(request, 'request')),
     graphHubs: async (request) => (await graph()).hubs(optionsArg(request, 'request')),
     graphRebuild: async (request, onProgress) => {
