@@ -19,6 +19,10 @@ export const MeSchema = z
     role: z.enum(['read', 'write', 'admin']),
     auth: z.boolean().meta({ description: 'Whether the server asks every request for a token.' }),
     default_space: z.string().meta({ description: 'The space used when a request names none.' }),
+    every_space: z.boolean().meta({
+      description:
+        'Whether the token may use every space (`*`): store-wide routes (jobs, models) need that and the admin role.',
+    }),
     spaces: z.array(SpaceCountSchema).meta({
       description:
         'The spaces this caller may use, ordered by name: those of its token (with their counts), or every space holding memories (and the default one) for a token of every space.',

@@ -89,7 +89,7 @@ function Shell(props: {
       },
       refresh: () => void check(),
       canWrite: me.role !== 'read',
-      isAdmin: me.role === 'admin',
+      isAdmin: me.role === 'admin' && me.every_space,
     }),
     [me, space, setState, check],
   );
@@ -104,8 +104,12 @@ function Shell(props: {
           <ErrorBoundary>
             <Router>
               {[
-                ...PAGES.filter((p) => !p.admin || session.isAdmin).map((p) => (
-                  <Route key={p.path} path={p.path} component={p.component} />
+                ...PAGES.map((p) => (
+                  <Route
+                    key={p.path}
+                    path={p.path}
+                    component={!p.admin || session.isAdmin ? p.component : AdminOnly}
+                  />
                 )),
                 <Route key="memory" path="/memories/:id" component={MemoryPage} />,
                 <Route key="missing" default component={NotFound} />,
@@ -158,6 +162,18 @@ function Header({ session }: { session: Session }) {
         )}
       </div>
     </header>
+  );
+}
+
+/** What a page for admins shows to other tokens (the API would answer 403). */
+function AdminOnly() {
+  return (
+    <Page title="Admins only">
+      <Empty title="This page needs an admin token of every space.">
+        Jobs and models act on the whole store. Sign in with an admin token whose spaces are{' '}
+        <code>*</code>, or ask whoever runs this engram.
+      </Empty>
+    </Page>
   );
 }
 

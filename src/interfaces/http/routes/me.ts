@@ -36,6 +36,7 @@ export function registerMeRoute(app: HttpApp, { engram }: RouteDeps, authRequire
         role: principal.role,
         auth: authRequired,
         default_space: engram.config.space,
+        every_space: principal.spaces === '*',
         spaces: [...spaces].sort((a, b) => (a.space < b.space ? -1 : 1)),
       },
       200,

@@ -19,7 +19,7 @@ export interface Session {
   refresh(): void;
   /** The caller may write (role write or admin). */
   canWrite: boolean;
-  /** The caller is an admin (jobs, models). */
+  /** The caller is an admin of every space (jobs and models act on the whole store). */
   isAdmin: boolean;
 }
 
