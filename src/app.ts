@@ -41,6 +41,7 @@ import { type ServiceContext, serviceContext } from './service/context.js';
 import { type DormantFacade, dormantFacade } from './service/dormant.js';
 import { type DreamsFacade, dreamsFacade, publicDreams } from './service/dreams.js';
 import { type GraphFacade, graphFacade } from './service/graph.js';
+import { type InsightsFacade, insightsFacade } from './service/insights.js';
 import type { DreamJobRun } from './service/job-handlers.js';
 import { itemRetry, jobParts, queueJob } from './service/job-parts.js';
 import { type JobsFacade, jobsFacade } from './service/jobs.js';
@@ -51,7 +52,9 @@ import { type MemoryWrites, memoryWrites } from './service/memory-writes.js';
 import { type ModelsFacade, modelsFacade } from './service/models.js';
 import { once } from './service/once.js';
 import { type RecallFacade, recallFacade } from './service/recall.js';
+import { RecallLatency, timedRecall } from './service/recall-latency.js';
 import { type SessionsFacade, sessionsFacade } from './service/sessions.js';
+import { type SettingsFacade, settingsFacade } from './service/settings.js';
 import { type TransitionsFacade, transitionsFacade } from './service/transitions.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
@@ -86,8 +89,10 @@ export type Engram = MemoryWrites &
   DormantFacade &
   JobsFacade &
   SessionsFacade &
+  SettingsFacade &
   DreamsFacade &
-  TransitionsFacade & {
+  TransitionsFacade &
+  InsightsFacade & {
     /** The validated configuration the service runs with. */
     readonly config: Config;
     /** The store, for import/export and maintenance modules. */
@@ -259,6 +264,8 @@ export function assembleEngram(parts: EngramParts): Engram {
       }),
   );
   const reads = memoryReads(ctx);
+  // Recall durations of this process, for the console's health page (service/insights.ts).
+  const latency = new RecallLatency(undefined, now);
   const changes = memoryChanges(ctx);
   const maintainer = graph.maintainer;
   const words = parts.words;
@@ -282,17 +289,20 @@ export function assembleEngram(parts: EngramParts): Engram {
     ),
     ...reads,
     ...changes,
-    ...recallFacade(ctx, {
-      channels,
-      relevance,
-      observers: [dormant],
-      decision: new DecisionRecallStage(
-        parts.decision ?? null,
-        config.recall.decision,
-        log,
-        decisionSources(ctx, channels),
-      ),
-    }),
+    ...timedRecall(
+      recallFacade(ctx, {
+        channels,
+        relevance,
+        observers: [dormant],
+        decision: new DecisionRecallStage(
+          parts.decision ?? null,
+          config.recall.decision,
+          log,
+          decisionSources(ctx, channels),
+        ),
+      }),
+      latency,
+    ),
     ...modelsFacade(ctx),
     ...transitionsFacade(ctx),
     ...lifecycleFacade(
@@ -305,7 +315,9 @@ export function assembleEngram(parts: EngramParts): Engram {
     ...dormantFacade(dormant),
     ...jobsFacade(ctx, jobs),
     ...sessionsFacade(ctx),
+    ...settingsFacade(ctx),
     ...publicDreams(dreams),
+    ...insightsFacade(ctx, latency),
     addWriteObserver: (observer) => ctx.bus.add(objectArg(observer, 'observer')),
     idle: async () => {
       await maintainer?.idle();

@@ -108,6 +108,7 @@ const METHODS: Record<string, Param[]> = {
   prepareAutoRecall: [optObj()],
   graphStats: [optObj()],
   graphNeighbors: [obj(() => ({ entity: 'x' }))],
+  graphMentions: [obj(() => ({ entity: 'x' }))],
   graphEntities: [optObj()],
   graphHubs: [optObj()],
   graphRebuild: [optObj(() => ({ stale_only: true })), fn()],
@@ -136,7 +137,10 @@ const METHODS: Record<string, Param[]> = {
   dreamUndo: [str(() => 'no-such-run'), optObj()],
   dreamCalibrate: [optObj()],
   areas: [optObj()],
+  insights: [optObj(() => ({ days: 7 }))],
   foldArea: [str(() => 'general'), str(() => 'work'), optObj(() => ({ dry_run: true }))],
+  settings: [optObj()],
+  changeSettings: [obj(() => ({ 'recall.weights.graph': 1 })), optObj()],
   addWriteObserver: [obj(() => ({}))],
   close: [optObj()],
 };
@@ -153,6 +157,7 @@ const NO_ARGUMENTS = [
   'rollbackModel',
   'pruneModels',
   'startDreamSchedule',
+  'spaces',
 ];
 
 /** Every call of the table: one wrong shape in one place, the other arguments valid. */

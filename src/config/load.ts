@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { EngramError } from '../domain/errors.js';
 import { fromZodError } from '../domain/zod.js';
 import { type Config, type ConfigInput, configSchema } from './schema.js';
+import { recordSources } from './sources.js';
 
 /** Where the configuration comes from. */
 export interface LoadConfigOptions {
@@ -55,14 +56,18 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const file = options.file ?? env.ENGRAM_CONFIG;
   const fromFile = file ? readConfigFile(file) : {};
-  const merged = deepMerge(
-    deepMerge(fromFile, envOverrides(env)),
-    (options.overrides ?? {}) as Record<string, unknown>,
-  );
+  const fromEnv = envOverrides(env);
+  const option = (options.overrides ?? {}) as Record<string, unknown>;
+  const merged = deepMerge(deepMerge(fromFile, fromEnv), option);
   // Parsed once per process: compiling a fast path for the schema would cost more than it saves.
   const result = configSchema.safeParse(merged, { jitless: true });
   if (!result.success) throw configError(result.error, file);
-  return deepFreeze(resolvePaths(result.data, file ? dirname(resolve(file)) : process.cwd(), env));
+  const config = deepFreeze(
+    resolvePaths(result.data, file ? dirname(resolve(file)) : process.cwd(), env),
+  );
+  // Where each value came from, for the settings view (config/sources.ts).
+  recordSources(config, { file: fromFile, env: fromEnv, option });
+  return config;
 }
 
 function configError(error: z.ZodError, file: string | undefined): EngramError {

@@ -5,6 +5,7 @@
  * scheduling one callback, and never changes access counts, last access, importance, strength or
  * ordinary logs. Review, inspect and feedback are explicit calls.
  */
+import { liveDormantMode } from '../config/runtime-settings.js';
 import type { Config } from '../config/schema.js';
 import { EngramError, notFound, toEngramError } from '../domain/errors.js';
 import type { ItemFilter } from '../domain/filter.js';
@@ -76,6 +77,12 @@ export class DormantRecall implements RecallObserver {
     return this.deps.config.dormant_recall;
   }
 
+  /** The mode in a space: the configured one, or its runtime value (config/runtime-settings). */
+  private async mode(space: string): Promise<Config['dormant_recall']['mode']> {
+    const stored = await this.deps.store.lifecycle?.getSetting(space, 'dormant_recall');
+    return liveDormantMode(this.deps.config, stored);
+  }
+
   /** The store's dormant capability, or an error naming why there is none. */
   private store(): DormantStore {
     const dormant = this.deps.store.dormant;
@@ -94,7 +101,8 @@ export class DormantRecall implements RecallObserver {
    */
   schedule(search: { query: string; filter: ItemFilter; returned: readonly string[] }): void {
     const dormant = this.deps.store.dormant;
-    if (this.settings.mode === 'off' || !dormant || this.closed) return;
+    // The mode is the space's (a runtime change may turn it on or off): runOne reads it.
+    if (!dormant || this.closed) return;
     if (this.pending >= MAX_PENDING_EVALUATIONS) {
       this.skipped++;
       return;
@@ -145,6 +153,7 @@ export class DormantRecall implements RecallObserver {
   ): Promise<void> {
     if (this.closed) return;
     try {
+      if ((await this.mode(request.filter.space)) === 'off') return;
       const event = await evaluateSearch(
         { ...this.deps, dormant, newId: (at) => newId(at), pause: () => this.pause() },
         request,
@@ -196,7 +205,7 @@ export class DormantRecall implements RecallObserver {
       this.retention(this.deps.now()),
       DORMANT_KINDS,
     );
-    return { space, mode: this.settings.mode, events: events.map(toEvent) };
+    return { space, mode: await this.mode(space), events: events.map(toEvent) };
   }
 
   private async event(space: string, id: string): Promise<DormantEventRecord> {

@@ -148,7 +148,11 @@ async function candidatesOf(
       candidates.push({ ...pair, ...judged });
     }
   }
-  return { candidates: full ? candidates.sort(byBest) : candidates, complete, examined: texts.size };
+  return {
+    candidates: full ? candidates.sort(byBest) : candidates,
+    complete,
+    examined: texts.size,
+  };
 }
 
 /** Items sharing a word key beyond this many are not paired through it (a template, not a copy). */

@@ -1,4 +1,8 @@
-/** Facade for hybrid recall (§3): validates the request and runs the recall pipeline. */
+/**
+ * Facade for hybrid recall (§3): validates the request and runs the recall pipeline with the
+ * space's settings (the configured ones with its runtime changes, settings.ts).
+ */
+import type { Config } from '../config/schema.js';
 import { EngramError } from '../domain/errors.js';
 import type { RecallRequest } from '../domain/input.js';
 import { perChannel, type RecallResponse } from '../domain/types.js';
@@ -10,6 +14,7 @@ import type { RelevanceScorer } from '../retrieval/rerank/relevance.js';
 import type { RecallObserver, RecallPlan } from '../retrieval/stages.js';
 import type { ServiceContext } from './context.js';
 import { itemFilter } from './memory-reads.js';
+import { recallSettings } from './settings.js';
 
 /** The recall facade. */
 export interface RecallFacade {
@@ -32,12 +37,12 @@ export interface RecallParts {
 export function recallFacade(ctx: ServiceContext, parts: RecallParts): RecallFacade {
   const { config, log } = ctx;
   const warn = (message: string) => (err: unknown) => log.warn(message, { error: String(err) });
-  const deps: RecallDeps = {
+  const build = (recall: Config['recall']): RecallDeps => ({
     store: ctx.store,
     config,
     now: ctx.now,
     stages: defaultStages({
-      config,
+      config: { ...config, recall },
       channels: parts.channels,
       scorer: parts.relevance,
       observers: parts.observers,
@@ -46,6 +51,19 @@ export function recallFacade(ctx: ServiceContext, parts: RecallParts): RecallFac
     }),
     onAccessError: warn('access accounting skipped'),
     onObserverError: warn('recall observer failed'),
+  });
+  // Stages are built with the boosts in force; a space's runtime boosts get their own (settings.ts).
+  const stagesByBoosts = new Map<string, RecallDeps>([
+    [JSON.stringify(config.recall.boosts), build(config.recall)],
+  ]);
+  const depsFor = (recall: Config['recall']): RecallDeps => {
+    const key = JSON.stringify(recall.boosts);
+    let deps = stagesByBoosts.get(key);
+    if (!deps) {
+      if (stagesByBoosts.size >= 32) stagesByBoosts.clear();
+      stagesByBoosts.set(key, (deps = build(recall)));
+    }
+    return deps;
   };
   return {
     async recall(request) {
@@ -58,13 +76,16 @@ export function recallFacade(ctx: ServiceContext, parts: RecallParts): RecallFac
           { field: 'rerank', rule: 'not with decision: on' },
         );
       const filter = itemFilter(ctx, { ...filters, limit: 1, order: 'updated' }, false);
+      // The configured weights, boosts and rerank with the space's runtime changes (settings.ts).
+      const live = await recallSettings(ctx, filter.space);
+      const deps = depsFor(live);
       const plan: RecallPlan = {
         query,
         k: k ?? config.recall.k,
         // On by default only where a scorer exists; an explicit request without one is reported.
-        rerank: rerank ?? (config.recall.rerank.enabled && parts.relevance !== null),
+        rerank: rerank ?? (live.rerank.enabled && parts.relevance !== null),
         filter,
-        weights: perChannel((c) => weights?.[c] ?? config.recall.weights[c]),
+        weights: perChannel((c) => weights?.[c] ?? live.weights[c]),
         ...(decision ? { decision } : {}),
       };
       // With decision recall selected, the first stage is ordinary recall as configured (so a
@@ -72,7 +93,7 @@ export function recallFacade(ctx: ServiceContext, parts: RecallParts): RecallFac
       if (rerank !== true || !parts.decision?.selects(plan)) return runRecall(deps, plan);
       const response = await runRecall(deps, {
         ...plan,
-        rerank: config.recall.rerank.enabled && parts.relevance !== null,
+        rerank: live.rerank.enabled && parts.relevance !== null,
       });
       response.decision = {
         ...response.decision,

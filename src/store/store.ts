@@ -158,6 +158,27 @@ export interface StoreStats {
   vector_index?: VectorIndexState[];
 }
 
+/** A count of one UTC day (epoch ms / 86 400 000, floored) and one key (a kind or a status). */
+export interface DayCount {
+  day: number;
+  key: string;
+  count: number;
+}
+
+/** What the console's health page charts of a space, counted by the database (GROUP BY). */
+export interface StoreInsights {
+  /** Items created before `since`, by kind: where the running totals by kind start. */
+  kinds_before: Record<string, number>;
+  /** Items created per UTC day and kind, from `since` on. */
+  created: DayCount[];
+  /** Status changes per UTC day and new status, from `since` on (status events). */
+  status_changes: DayCount[];
+  /** Items by current status (none recorded counts as `active`). */
+  by_status: Record<string, number>;
+  /** Live items (not forgotten, merged or superseded) per tenth of strength; the last holds 1. */
+  strength: number[];
+}
+
 /** A space and how many items it holds. */
 export interface SpaceCount {
   space: string;
@@ -275,6 +296,8 @@ export interface Store {
   stats(space: string | null): Promise<StoreStats>;
   /** Every space that holds items, by name, with its item count (any status). */
   spaces(): Promise<SpaceCount[]>;
+  /** Counts of a space over time (from epoch ms `since`) and its strength distribution. */
+  insights(space: string, since: number): Promise<StoreInsights>;
   /** Streams full item records of a space (or all spaces) in id order. */
   exportItems(space: string | null): AsyncIterable<ItemExport>;
   exportRelations(space: string | null): AsyncIterable<RelationRecord>;

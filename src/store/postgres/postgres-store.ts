@@ -26,14 +26,16 @@ import type {
   ScoredId,
   SessionTurn,
   SnapshotView,
+  SpaceCount,
   Store,
   StoreCapabilities,
-  SpaceCount,
+  StoreInsights,
   StoreStats,
 } from '../store.js';
 import { PgDormantStore } from './dormant-store.js';
 import { PgDreamStore } from './dream-store.js';
 import { PgGraphStore } from './graph-store.js';
+import { insights } from './insights.js';
 import * as reads from './item-reads.js';
 import * as itemWrites from './item-writes.js';
 import { PgJobStore } from './job-store.js';
@@ -219,6 +221,10 @@ export class PostgresStore implements Store {
       'SELECT space, count(*) AS items FROM items GROUP BY space ORDER BY space',
     );
     return rows.map((r) => ({ space: r.space, items: Number(r.items) }));
+  }
+
+  insights(space: string, since: number): Promise<StoreInsights> {
+    return insights(this.ctx.db, space, since);
   }
 
   exportItems(space: string | null): AsyncIterable<ItemExport> {

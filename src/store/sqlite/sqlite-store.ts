@@ -26,9 +26,10 @@ import type {
   ScoredId,
   SessionTurn,
   SnapshotView,
+  SpaceCount,
   Store,
   StoreCapabilities,
-  SpaceCount,
+  StoreInsights,
   StoreStats,
   VectorSearchResult,
   VectorWrite,
@@ -39,6 +40,7 @@ import { SqliteDormantStore } from './dormant-store.js';
 import { SqliteDreamStore } from './dream-store.js';
 import { FtsSearch } from './fts-search.js';
 import { SqliteGraphStore } from './graph-store.js';
+import { insights } from './insights.js';
 import * as reads from './item-reads.js';
 import * as search from './item-search.js';
 import * as writes from './item-writes.js';
@@ -257,6 +259,10 @@ export class SqliteStore implements Store {
           .prepared('SELECT space, count(*) AS items FROM items GROUP BY space ORDER BY space')
           .all() as SpaceCount[],
     );
+  }
+
+  insights(space: string, since: number): Promise<StoreInsights> {
+    return insights(this.core, space, since);
   }
 
   exportItems(space: string | null): AsyncIterable<ItemExport> {

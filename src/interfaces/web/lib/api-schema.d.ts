@@ -3173,6 +3173,590 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{space}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Counts, stale memories and top hubs of the space's knowledge graph
+         * @description `enabled: false` means graph.enabled is off in the configuration: nothing new is extracted. A store without a graph is 503 STORE_UNAVAILABLE.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The graph stats */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphStats"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{space}/graph/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The most mentioned (or most connected) entities */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Order: most mentioned (default) or most connected. */
+                    by?: "mentions" | "degree";
+                    /** @description How many entities (default 20). */
+                    top?: number;
+                    /** @description Only entities of this type. */
+                    type?: "name" | "url" | "email" | "endpoint" | "host" | "port" | "path" | "version" | "issue" | "identifier" | "tag" | "handle";
+                };
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entities, best first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphEntityList"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{space}/graph/hubs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hub report: congested entities, their cause, cluster suggestions, anchors
+         * @description Read-only: it suggests sub-topics and lists existing anchors, never a change.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Hubs reported at most (default 10). */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The hub report */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphHubReport"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{space}/graph/mentions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The memories that mention an entity, newest first
+         * @description Memories of any status but forgotten (a forgotten memory leaves the graph). An entity the graph does not know is 404 naming the field `entity`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The entity: its name, an alias or its key (as `graph entities` lists them). */
+                    entity: string;
+                    /** @description Memories at most (default 20). */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entity and its memories */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphMentions"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{space}/graph/neighbors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An entity and its neighbours up to `depth` edges away, with paths and edge types
+         * @description An entity the graph does not know is 404 naming the field `entity`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Entity edges to follow (default 1). */
+                    depth?: number;
+                    /** @description The entity: its name, an alias or its key (as `graph entities` lists them). */
+                    entity: string;
+                    /** @description Neighbours at most (default 50). */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entity and its neighbours */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphNeighbors"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{space}/import": {
         parameters: {
             query?: never;
@@ -3285,6 +3869,122 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{space}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Memories over time, strength distribution and recall latency of a space
+         * @description Per UTC day of the last `days`: memories of each kind created by the day's end and status changes during it; the current totals by kind and status; the strength of live memories in ten buckets. `recall_latency` covers the recalls this server process has served since it started (its most recent 10,000; other processes and earlier runs are not included), as p50/p95/p99 per time bucket and overall.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description UTC days to cover, today included (1..3650, default 90). */
+                    days?: number;
+                };
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The insights */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Insights"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6507,6 +7207,220 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{space}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settings of the space: values, sources, and which can change at run time
+         * @description Every configuration value an operator cares about, in sections. Secrets (API keys, token hashes, passwords in URLs) are never returned.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SettingsView"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change runtime settings of the space (persisted); null resets a key
+         * @description Keys are the configuration keys of changeable settings (`changeable: true` in GET), e.g. `{"recall.weights.keyword": 0.5, "auto_recall.mode": null}`. A value is checked against its rule (400 naming the key); null returns the key to its configured value. A key that is not changeable at run time is 400 naming it. Every process on the store honours the change.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    space: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SettingsChange"];
+                };
+            };
+            responses: {
+                /** @description The settings after the change */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SettingsView"];
+                    };
+                };
+                /** @description Invalid input: the message names the field and the rule (INVALID_INPUT). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token (UNAUTHORIZED). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this space, or lacks the role (FORBIDDEN). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such memory in this space (NOT_FOUND). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The change conflicts with the current state (CONFLICT). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body or batch too large (PAYLOAD_TOO_LARGE). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/spaces/{space}/status": {
         parameters: {
             query?: never;
@@ -6973,6 +7887,124 @@ export interface components {
                 message: string;
             };
         };
+        GraphAnchor: {
+            entity: string;
+            items: number;
+            /** @enum {string} */
+            kind: "area" | "tag";
+            name: string;
+        };
+        GraphEdge: {
+            /** @enum {string} */
+            type: "co_mention" | "arrow" | "alias" | "related" | "derived_from" | "supersedes" | "merged_into";
+            /** @description How many memories or relations contribute it. */
+            weight: number;
+        };
+        GraphEntity: {
+            /** @description Other surface forms and alias names. */
+            aliases: string[];
+            /** @description Some memory names it other than at a sentence start; recall only traverses confirmed entities. */
+            confirmed: boolean;
+            /** @description Distinct neighbouring entities. */
+            degree: number;
+            /** @description Normalised key (unique in the space). */
+            key: string;
+            /** @description Memories (not forgotten) that mention it. */
+            mentions: number;
+            /** @description The surface form most memories use. */
+            name: string;
+            /** @enum {string} */
+            type: "name" | "url" | "email" | "endpoint" | "host" | "port" | "path" | "version" | "issue" | "identifier" | "tag" | "handle";
+        };
+        GraphEntityList: {
+            entities: components["schemas"]["GraphEntity"][];
+        };
+        GraphHub: {
+            anchors: components["schemas"]["GraphAnchor"][];
+            clusters: {
+                entities: string[];
+                /** @description Memories naming the hub and one of these entities. */
+                items: number;
+                suggested_area: string;
+            }[];
+            /** @description Above the hub threshold: recall does not traverse it. */
+            congested: boolean;
+            /** @enum {string} */
+            diagnosis: "structural" | "provenance";
+            entity: {
+                /** @description Distinct neighbouring entities. */
+                degree: number;
+                /** @description Normalised key (unique in the space). */
+                key: string;
+                /** @description Memories (not forgotten) that mention it. */
+                mentions: number;
+                /** @description The surface form most memories use. */
+                name: string;
+                /** @enum {string} */
+                type: "name" | "url" | "email" | "endpoint" | "host" | "port" | "path" | "version" | "issue" | "identifier" | "tag" | "handle";
+            };
+            provenance: {
+                baseline_share: number;
+                share: number;
+                sources: number;
+                top_source: string;
+            };
+            /** @description Share of the space's memories that name it. */
+            share: number;
+            suggestion: string;
+        };
+        GraphHubReport: {
+            anchors: components["schemas"]["GraphAnchor"][];
+            hub_threshold: number;
+            hubs: components["schemas"]["GraphHub"][];
+            items: number;
+            space: string;
+        };
+        GraphMentions: {
+            entity: components["schemas"]["GraphEntity"];
+            memories: components["schemas"]["Memory"][];
+        };
+        GraphNeighbor: {
+            /** @description Entity edges from the start entity. */
+            distance: number;
+            /** @description Edge types and weights to the previous entity on the path. */
+            edges: components["schemas"]["GraphEdge"][];
+            entity: components["schemas"]["GraphEntity"];
+            /** @description Entity names from the start entity to this one (both included). */
+            path: string[];
+        };
+        GraphNeighbors: {
+            entity: components["schemas"]["GraphEntity"];
+            neighbors: components["schemas"]["GraphNeighbor"][];
+        };
+        GraphStats: {
+            /** @description Entities by type. */
+            by_type: {
+                [key: string]: number;
+            };
+            edges: number;
+            /** @description Edges by type. */
+            edges_by_type: {
+                [key: string]: number;
+            };
+            /** @description graph.enabled in the configuration. */
+            enabled: boolean;
+            entities: number;
+            /** @description Mentions above which recall does not traverse an entity. */
+            hub_threshold: number;
+            hubs: {
+                degree: number;
+                key: string;
+                mentions: number;
+                name: string;
+            }[];
+            /** @description Memories with a stored extraction. */
+            items_extracted: number;
+            /** @description Memories whose extraction is missing or older than their current version (graph rebuild fixes). */
+            items_stale: number;
+            mentions: number;
+            space: string;
+        };
         Health: {
             auth: boolean;
             components: {
@@ -7035,6 +8067,46 @@ export interface components {
                 title: string | null;
                 version: number;
             }[];
+        };
+        InsightDay: {
+            /** @description The UTC day, `YYYY-MM-DD`. */
+            day: string;
+            /** @description Memories of each kind created by the end of the day (any status; purged ones are gone). Every kind of the space has an entry. */
+            kinds: {
+                [key: string]: number;
+            };
+            /** @description Memories that changed to each status during the day (status events). Every status changed to in the period has an entry. */
+            status_changes: {
+                [key: string]: number;
+            };
+        };
+        Insights: {
+            days: number;
+            /** @description First day covered, `YYYY-MM-DD` (UTC). */
+            from: string;
+            recall_latency: components["schemas"]["RecallLatency"];
+            space: string;
+            strength: {
+                /** @description Ten tenths of 0..1. */
+                buckets: components["schemas"]["StrengthBucket"][];
+                /** @description Live memories (not forgotten, merged or superseded). */
+                live: number;
+            };
+            /** @description Every day from `from` to `to`. */
+            timeline: components["schemas"]["InsightDay"][];
+            /** @description Last day covered: today, `YYYY-MM-DD` (UTC). */
+            to: string;
+            totals: {
+                by_kind: {
+                    [key: string]: number;
+                };
+                /** @description Memories by current status. */
+                by_status: {
+                    [key: string]: number;
+                };
+                /** @description Memories in the space, any status. */
+                items: number;
+            };
         };
         ItemFailure: {
             attempts: number;
@@ -7148,6 +8220,18 @@ export interface components {
             /** @enum {string} */
             state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         } | null;
+        /** @description One time bucket; percentiles are null when empty. */
+        LatencyPoint: {
+            count: number;
+            /** @description Milliseconds. */
+            p50: number | null;
+            /** @description Milliseconds. */
+            p95: number | null;
+            /** @description Milliseconds. */
+            p99: number | null;
+            /** @description When the bucket starts (ISO 8601). */
+            start: string;
+        };
         MaintenanceReport: {
             archived: number;
             /** Format: date-time */
@@ -7209,6 +8293,8 @@ export interface components {
             auth: boolean;
             /** @description The space used when a request names none. */
             default_space: string;
+            /** @description Whether the token may use every space (`*`): store-wide routes (jobs, models) need that and the admin role. */
+            every_space: boolean;
             /** @description The token name; null on a server without tokens. */
             name: string | null;
             /** @enum {string} */
@@ -7370,6 +8456,30 @@ export interface components {
                 time?: number;
                 vector?: number;
             };
+        };
+        /** @description Recall durations measured by this server process since it started (not persisted, not shared with other processes): the most recent `capacity` recalls that succeeded. */
+        RecallLatency: {
+            /** @description Width of each time bucket. */
+            bucket_ms: number;
+            /** @description From the process's start (once recalls dropped out: the oldest kept one's bucket) to now's, oldest first, empty ones included; none before the first recall. */
+            buckets: components["schemas"]["LatencyPoint"][];
+            /** @description Most recalls kept; older ones drop out first. */
+            capacity: number;
+            /** @description Recalls kept and summarised (at most `capacity`). */
+            count: number;
+            /** @description Percentiles of the kept recalls (nearest rank); null before the first. */
+            overall: {
+                /** @description Milliseconds. */
+                p50: number;
+                /** @description Milliseconds. */
+                p95: number;
+                /** @description Milliseconds. */
+                p99: number;
+            } | null;
+            /** @description Recalls this process served since it started. */
+            served: number;
+            /** @description When this process started measuring (ISO 8601). */
+            since: string;
         };
         RecallResponse: {
             /** @description What the decision stage (§5.1) did; `off` when it did not run. */
@@ -7730,6 +8840,74 @@ export interface components {
             title: string | null;
             turn_count: number;
         };
+        Setting: {
+            /** @description It can change at run time (PATCH). */
+            changeable: boolean;
+            /** @description What a reset returns to (changeable settings). */
+            configured?: {
+                /** @enum {string} */
+                source: "default" | "file" | "env" | "option";
+                value: components["schemas"]["SettingValue"];
+            };
+            control?: components["schemas"]["SettingControl"];
+            description?: string;
+            /** @description The configuration key, e.g. recall.weights.keyword. */
+            key: string;
+            /** @description A secret: its value is not shown. */
+            redacted?: boolean;
+            /**
+             * @description file: the configuration file; env: an ENGRAM_ variable; option: the starting command or program; default: the documented default; runtime: changed at run time for this space.
+             * @enum {string}
+             */
+            source: "default" | "file" | "env" | "option" | "runtime";
+            value: components["schemas"]["SettingValue"];
+        };
+        SettingControl: {
+            integer: boolean;
+            max: number;
+            min: number;
+            /** @enum {string} */
+            type: "number";
+        } | {
+            /** @enum {string} */
+            type: "boolean";
+        } | {
+            options: string[];
+            /** @enum {string} */
+            type: "choice";
+        };
+        SettingsChange: {
+            "auto_recall.enabled"?: boolean | null;
+            "auto_recall.max_results"?: number | null;
+            "auto_recall.min_interval_s"?: number | null;
+            /** @enum {string|null} */
+            "auto_recall.mode"?: "silent" | "subtle" | "interactive" | null;
+            "auto_recall.relevance_threshold"?: number | null;
+            /** @enum {string|null} */
+            "dormant_recall.mode"?: "shadow" | "off" | null;
+            "recall.boosts.frequency"?: number | null;
+            "recall.boosts.frequency_saturation"?: number | null;
+            "recall.boosts.importance"?: number | null;
+            "recall.boosts.recency"?: number | null;
+            "recall.boosts.recency_half_life_days"?: number | null;
+            "recall.boosts.speaker"?: number | null;
+            "recall.boosts.strength"?: number | null;
+            "recall.rerank.enabled"?: boolean | null;
+            "recall.weights.graph"?: number | null;
+            "recall.weights.keyword"?: number | null;
+            "recall.weights.time"?: number | null;
+            "recall.weights.vector"?: number | null;
+        };
+        SettingsView: {
+            sections: {
+                description: string;
+                id: string;
+                settings: components["schemas"]["Setting"][];
+                title: string;
+            }[];
+            space: string;
+        };
+        SettingValue: string | number | boolean | null | string[];
         SpaceCount: {
             /** @description Memories in the space, any status. */
             items: number;
@@ -7806,6 +8984,12 @@ export interface components {
             target_at: number | null;
             vectors: number;
         } | null;
+        StrengthBucket: {
+            /** @description Live memories with `from <= strength < to` (the last holds 1). */
+            count: number;
+            from: number;
+            to: number;
+        };
         SupersedeResult: {
             new: components["schemas"]["Memory"];
             old: components["schemas"]["Memory"];
