@@ -25,6 +25,7 @@ export async function consoleApiTypes(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-openapi-'));
   const engram = createEngram({
     config: { store: { path: join(dir, 'engram.db') }, embedder: { provider: 'none' } },
+    env: {},
     logger: silentLogger,
   });
   try {
