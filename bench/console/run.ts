@@ -134,9 +134,11 @@ async function searches(browser: Browser, url: string, queries: readonly string[
     const started = performance.now();
     await box.press('Enter');
     // In the page: the results container names the query whose hits it shows once they are drawn.
-    await page.waitForFunction(
-      `document.querySelector('[data-results-for]')?.dataset.resultsFor === ${JSON.stringify(query)}`,
-    );
+    await page.waitForFunction((q) => {
+      type Doc = { querySelector(s: string): { dataset: Record<string, string> } | null };
+      const doc = (globalThis as unknown as { document: Doc }).document;
+      return doc.querySelector('[data-results-for]')?.dataset.resultsFor === q;
+    }, query);
     if (i > 0) times.push(performance.now() - started); // the first warms the embedder and caches
   }
   await context.close();
