@@ -2,7 +2,7 @@
  * Web console benchmark (§13 targets), in Debian's headless Chromium against a real `engram serve`
  * on a 10k-item SQLite store (the synthetic corpus of bench/hygiene):
  * - first load of the search page: navigation start to the query box being usable, cold cache,
- *   median and p95 of `--loads` loads (target <= 1 s);
+ *   median and p95 of `--loads` loads (target <= 1 s), and its cumulative layout shift;
  * - JavaScript and CSS transferred by that load (bytes on the wire, gzip; target <= 300 KB);
  * - a search round trip shown: submit to the hits of that query on screen, `--searches` queries,
  *   median and p95 (target p95 <= 150 ms).
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 import { createEngram } from '../../src/app.js';
 import { silentLogger } from '../../src/domain/log.js';
@@ -99,6 +99,7 @@ async function seedStore(dir: string, n: number): Promise<{ path: string; querie
 async function firstLoads(browser: Browser, url: string, loads: number) {
   const times: number[] = [];
   const bytes: number[] = [];
+  const shifts: number[] = [];
   for (let i = 0; i < loads; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -116,9 +117,28 @@ async function firstLoads(browser: Browser, url: string, loads: number) {
     await page.getByRole('searchbox', { name: 'Query' }).waitFor({ state: 'visible' });
     times.push(await page.evaluate(() => performance.now()));
     bytes.push(wire);
+    shifts.push(await layoutShift(page));
     await context.close();
   }
-  return { times, bytes };
+  return { times, bytes, shifts };
+}
+
+/** Cumulative layout shift of the load so far (the browser's buffered layout-shift entries). */
+async function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        type Shift = { value: number; hadRecentInput: boolean };
+        // 'layout-shift' is a browser entry type that Node's typings do not list.
+        new PerformanceObserver((list, observer) => {
+          observer.disconnect();
+          const entries = list.getEntries() as unknown as Shift[];
+          resolve(entries.filter((e) => !e.hadRecentInput).reduce((sum, e) => sum + e.value, 0));
+        }).observe({ type: 'layout-shift' as 'mark', buffered: true });
+        // No entry at all means no shift: the observer then never calls back.
+        setTimeout(() => resolve(0), 500);
+      }),
+  );
 }
 
 /** Search round trips on one loaded page: submit to the hits of that query on screen. */
@@ -176,7 +196,7 @@ async function main(): Promise<void> {
 }
 
 function report(r: {
-  load: { times: number[]; bytes: number[] };
+  load: { times: number[]; bytes: number[]; shifts: number[] };
   search: number[];
   items: number;
 }) {
@@ -192,6 +212,7 @@ function report(r: {
       p95: percentile(r.load.times, 0.95),
       runs: r.load.times,
     },
+    layout_shift: { max: Math.max(...r.load.shifts) },
     js_css_bytes: { p50: percentile(r.load.bytes, 0.5), max: Math.max(...r.load.bytes) },
     search_ms: {
       p50: percentile(r.search, 0.5),
@@ -212,6 +233,7 @@ function report(r: {
     '|---|---|---|---|',
     `| first load of the search page to a usable query box (cold cache, ${r.load.times.length} loads) | ${ms(result.first_load_ms.p50)} | ${ms(result.first_load_ms.p95)} | <= 1 s |`,
     `| JavaScript + CSS transferred by that load | ${(result.js_css_bytes.p50 / 1024).toFixed(1)} KB | ${(result.js_css_bytes.max / 1024).toFixed(1)} KB | <= 300 KB gzip |`,
+    `| cumulative layout shift of that load | | ${result.layout_shift.max.toFixed(3)} | 0 (no shift) |`,
     `| search round trip shown (${r.search.length} queries) | ${ms(result.search_ms.p50)} | ${ms(result.search_ms.p95)} | p95 <= 150 ms |`,
     '',
   ].join('\n');
