@@ -19,11 +19,9 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 import { createEngram } from '../../src/app.js';
 import { silentLogger } from '../../src/domain/log.js';
-import type { ItemExport } from '../../src/domain/records.js';
-import { bodyHash } from '../../src/domain/text.js';
 import { consoleDir } from '../../src/interfaces/http/console.js';
 import { startHttpService } from '../../src/interfaces/http/service.js';
-import { generateCorpus } from '../hygiene/corpus.js';
+import { corpusRecord, generateCorpus } from '../hygiene/corpus.js';
 import { machineFacts, machineMarkdown } from '../lib/machine.js';
 import { benchCacheDir } from '../locomo/engram-store.js';
 
@@ -54,35 +52,7 @@ async function seedStore(dir: string, n: number): Promise<{ path: string; querie
     logger: silentLogger,
     background: false,
   });
-  const records: ItemExport[] = corpus.items.map(({ plant: _plant, ...c }) => ({
-    item: {
-      ...c,
-      space: 'default',
-      tags: [],
-      status: 'active',
-      strength: 1,
-      source: null,
-      version: 1,
-      last_used_at: null,
-      prior: null,
-      body_hash: bodyHash(c.body),
-      vector_state: 'pending',
-    },
-    versions: [
-      {
-        item_id: c.id,
-        version: 1,
-        title: c.title,
-        body: c.body,
-        tags: [],
-        actor: null,
-        reason: null,
-        created_at: c.created_at,
-      },
-    ],
-    status_events: [],
-    vectors: [],
-  }));
+  const records = corpus.items.map(corpusRecord);
   for (let i = 0; i < records.length; i += 1_000)
     await engram.storeForTransfer.importItems(records.slice(i, i + 1_000));
   await engram.backfill();

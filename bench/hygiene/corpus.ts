@@ -5,7 +5,8 @@
  * (another number, name, place or thing, or the negation); area-name variants beside look-alike
  * areas about something else; old untouched items beside old touched ones.
  */
-import type { ItemRecord } from '../../src/domain/records.js';
+import type { ItemExport, ItemRecord } from '../../src/domain/records.js';
+import { bodyHash } from '../../src/domain/text.js';
 import type { Kind } from '../../src/domain/types.js';
 import { dot, type WordVectorLookup } from '../../src/embed/embedder.js';
 import { NEVER_MERGED } from '../../src/memories/consolidation.js';
@@ -193,6 +194,29 @@ export function expectedMerges(corpus: Corpus, has: (id: string) => boolean = ()
     expected += members.length - Math.max(1, members.filter((m) => m.pinned).length);
   }
   return expected;
+}
+
+/** A corpus item as the full record an import takes (vector pending: a backfill embeds it). */
+export function corpusRecord({ plant: _plant, ...c }: CorpusItem): ItemExport {
+  const version = { item_id: c.id, version: 1, title: c.title, body: c.body, tags: [] };
+  return {
+    item: {
+      ...c,
+      space: 'default',
+      tags: [],
+      status: 'active',
+      strength: 1,
+      source: null,
+      version: 1,
+      last_used_at: null,
+      prior: null,
+      body_hash: bodyHash(c.body),
+      vector_state: 'pending',
+    },
+    versions: [{ ...version, actor: null, reason: null, created_at: c.created_at }],
+    status_events: [],
+    vectors: [],
+  };
 }
 
 /** Generates a corpus of about `n` items and its ground truth. */

@@ -19,54 +19,13 @@ import { parseArgs } from 'node:util';
 import { createEngram, type Engram } from '../../src/app.js';
 import type { DreamDiary } from '../../src/domain/dreams.js';
 import { silentLogger } from '../../src/domain/log.js';
-import type { ItemExport } from '../../src/domain/records.js';
-import { bodyHash } from '../../src/domain/text.js';
 import { exportLines } from '../../src/transfer/transfer.js';
 import { machineFacts, machineMarkdown } from '../lib/machine.js';
 import { benchCacheDir } from '../locomo/engram-store.js';
-import {
-  type Corpus,
-  CORPUS_NOW,
-  type CorpusItem,
-  expectedMerges,
-  generateCorpus,
-} from './corpus.js';
+import { type Corpus, CORPUS_NOW, corpusRecord, expectedMerges, generateCorpus } from './corpus.js';
 import { dreamLocomo, type LocomoDreamRow, locomoTable } from './locomo.js';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
-
-/** A corpus item as the full record an import takes (vector pending, filled by the backfill). */
-function record(c: CorpusItem): ItemExport {
-  return {
-    item: {
-      ...c,
-      space: 'default',
-      tags: [],
-      status: 'active',
-      strength: 1,
-      source: null,
-      version: 1,
-      last_used_at: null,
-      prior: null,
-      body_hash: bodyHash(c.body),
-      vector_state: 'pending',
-    },
-    versions: [
-      {
-        item_id: c.id,
-        version: 1,
-        title: c.title,
-        body: c.body,
-        tags: [],
-        actor: null,
-        reason: null,
-        created_at: c.created_at,
-      },
-    ],
-    status_events: [],
-    vectors: [],
-  };
-}
 
 /** A fresh store holding the corpus with its vectors, its clock at the corpus's "now". */
 async function storeOf(corpus: Corpus, dir: string): Promise<Engram> {
@@ -86,11 +45,7 @@ async function storeOf(corpus: Corpus, dir: string): Promise<Engram> {
     background: false,
     now: () => corpus.now,
   });
-  const records = corpus.items.map((c) => {
-    const r = record(c);
-    delete (r.item as { plant?: unknown }).plant;
-    return r;
-  });
+  const records = corpus.items.map(corpusRecord);
   for (let i = 0; i < records.length; i += 1_000)
     await engram.storeForTransfer.importItems(records.slice(i, i + 1_000));
   await engram.backfill();

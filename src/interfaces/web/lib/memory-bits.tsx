@@ -1,32 +1,8 @@
 /** Small views of a memory shared by pages: its kind and status badges, and the lists of values. */
-import type { Schemas } from './api';
 import { Badge } from './ui';
 
-type Memory = Schemas['Memory'];
-
-/** Every kind of memory (§1.1). */
-export const KINDS: readonly Memory['kind'][] = [
-  'fact',
-  'preference',
-  'rule',
-  'skill',
-  'procedure',
-  'note',
-  'episode',
-  'identity',
-  'working',
-];
-
-/** Every status of a memory (§1.2). */
-export const STATUSES: readonly Memory['status'][] = [
-  'candidate',
-  'active',
-  'challenged',
-  'superseded',
-  'merged',
-  'archived',
-  'forgotten',
-];
+/** Every kind of memory (§1.1) and every status (§1.2), from engram's own domain types. */
+export { KINDS, STATUSES } from '../../../domain/types.js';
 
 /** A memory's kind. */
 export function KindBadge({ kind }: { kind: string }) {
