@@ -2,8 +2,8 @@
  * Near-duplicate judgement (§10): two texts of one kind are near-duplicates when their vectors are
  * close AND their words overlap, and nothing says they state different facts.
  *
- * Words match exactly, by stem, as a one-letter typo, or as a close synonym through the word
- * vectors. The overlap is the share of the longer text's content words matched in the other.
+ * Words match exactly, by stem or as a one-letter typo (word-vector synonyms: see SYNONYM_COSINE).
+ * The overlap is the share of the longer text's content words matched in the other.
  * Guards catch "same template, different facts", which vectors and overlap both miss in short
  * texts: a number or a name of one text missing in the other, two words the other way round, a
  * negation on one side only, two different words of one kind in the same place (GloVe puts
@@ -24,9 +24,8 @@ type Words = WordVectorLookup | undefined;
 
 /**
  * Word cosine from which two different words count as one (a synonym). On GloVe, synonyms sit at
- * 0.44-0.88 and different things of one kind at 0.7-0.99 (tea/coffee 0.77): no cut-off tells them
- * apart and a wrong merge costs more than a missed one, so this equals ALTERNATIVE_COSINE (no
- * synonyms): precision 0.957 -> 0.992 at 100k items, recall 0.833 -> 0.834 (bench/hygiene/README.md).
+ * 0.44-0.88 and different things of one kind at 0.7-0.99 (tea/coffee 0.77), so this equals
+ * ALTERNATIVE_COSINE: no synonyms (precision at 100k 0.957 -> 0.992; bench/hygiene/README.md).
  */
 export const SYNONYM_COSINE = 0.85;
 
@@ -123,8 +122,7 @@ export class TextComparer {
 
   /**
    * Text overlap and the first guard that finds different facts (see the file header). With
-   * `measureGuarded` false, a pair a fact guard (numbers, names, roles, negation) already tells
-   * apart is not aligned: its overlap is NaN. Most close pairs of a large store are such pairs.
+   * `measureGuarded` false, a pair a fact guard tells apart is not aligned (overlap NaN).
    */
   compare(a: string, b: string, measureGuarded = true): TextComparison {
     const { words } = this;
@@ -330,10 +328,7 @@ function align(from: Analysed, to: Analysed, comparer: TextComparer): Alignment 
  */
 export const MISSPELLING_RANK = 100_000;
 
-/**
- * A one-letter slip (insertion, deletion, change, swap of neighbours) between words of five
- * letters or more, one of them unknown to the word vectors or rarer than MISSPELLING_RANK.
- */
+/** A one-letter slip between words of 5+ letters, one unknown to the vectors or rarer than MISSPELLING_RANK. */
 function isTypo(a: Word, b: Word, words: Words): boolean {
   const [m, n] = [a.token.length, b.token.length];
   if (m < 5 || n < 5 || Math.abs(m - n) > 1 || a.digit || b.digit) return false;
