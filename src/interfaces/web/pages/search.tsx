@@ -9,6 +9,7 @@ import { useLocation } from 'preact-iso';
 
 import { api, call, type Schemas } from '../lib/api';
 import { KindBadge, KINDS, memoryHref, StatusBadge, STATUSES } from '../lib/memory-bits';
+import { memoryLabel } from '../lib/memory-form';
 import { useSession } from '../lib/session';
 import { Badge, Empty, ErrorNote, Field, Loading, Page, Time, useAsync } from '../lib/ui';
 
@@ -220,7 +221,7 @@ function HitRow({ hit }: { hit: Hit }) {
     <li class="hit">
       <div class="hit-main">
         <a class="hit-title" href={memoryHref(hit.id)}>
-          {hit.title ?? firstLine(hit.body)}
+          {memoryLabel(hit)}
         </a>
         {hit.title && <p class="hit-body">{hit.body}</p>}
         <div class="hit-meta">
@@ -286,9 +287,4 @@ export function ChannelRanks({ channels }: { channels: Hit['channels'] }) {
       })}
     </ul>
   );
-}
-
-function firstLine(body: string): string {
-  const line = body.split('\n')[0] ?? '';
-  return line.length > 140 ? `${line.slice(0, 140)}…` : line;
 }

@@ -1,6 +1,7 @@
 /** The memories that mention the selected entity, newest first, each a link to its memory page. */
 import { api, call, type Schemas } from '../../lib/api';
 import { KindBadge, memoryHref, StatusBadge } from '../../lib/memory-bits';
+import { memoryLabel } from '../../lib/memory-form';
 import { useSession } from '../../lib/session';
 import { Empty, ErrorNote, Loading, Time, useAsync } from '../../lib/ui';
 
@@ -61,7 +62,7 @@ export function Mentions({ entity }: { entity: string }) {
 function MemoryRow({ memory: m }: { memory: Memory }) {
   return (
     <li>
-      <a href={memoryHref(m.id)}>{m.title ?? firstLine(m.body)}</a>
+      <a href={memoryHref(m.id)}>{memoryLabel(m)}</a>
       <div class="graph-memory-meta">
         <KindBadge kind={m.kind} />
         <StatusBadge status={m.status} />
@@ -72,9 +73,4 @@ function MemoryRow({ memory: m }: { memory: Memory }) {
       </div>
     </li>
   );
-}
-
-function firstLine(body: string): string {
-  const line = body.split('\n')[0] ?? '';
-  return line.length > 140 ? `${line.slice(0, 140)}…` : line;
 }

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 
 import { api, call, errorText, type Paths, type Schemas } from '../../lib/api';
 import { KindBadge, memoryHref, StatusBadge } from '../../lib/memory-bits';
+import { memoryLabel } from '../../lib/memory-form';
 import { useSession } from '../../lib/session';
 import { Badge, ConfirmButton, Time } from '../../lib/ui';
 
@@ -26,7 +27,7 @@ export function ReviewRow(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
-  const name = item.title ?? firstLine(item.body);
+  const name = memoryLabel(item);
   const act = async (action: Action, extra: { body?: string; title?: string | null } = {}) => {
     setBusy(true);
     setError(null);
@@ -199,10 +200,6 @@ function outcome(action: Action, name: string, before: number, after: number): s
   return action === 'revise'
     ? `Revised ${what} (a new version; ${moved}).`
     : `Reinforced ${what} (${moved}).`;
-}
-
-function firstLine(body: string): string {
-  return clip(body.split('\n')[0] ?? '', 140);
 }
 
 function clip(text: string, max: number): string {
