@@ -23,8 +23,12 @@ const HEAVY = {
   'MCP SDK': /\/node_modules\/@modelcontextprotocol\//,
 } as const;
 
-/** The language model itself (the wrapper modules load with the service; the model does not). */
-const MODEL = /\/node_modules\/(wink-nlp\/|wink-eng-lite-web-model\/dist\/model\.js$)/;
+/**
+ * The language model itself (the wrapper modules load with the service; the model does not): the
+ * library, or any of the model's parts (its core is read from JSON by graph/english-model.ts, beside
+ * the parts it requires). The stemmer of the same package is not the model.
+ */
+const MODEL = /\/node_modules\/(wink-nlp\/|wink-eng-lite-web-model\/dist\/(?!porter-stemmer\.js$))/;
 
 /** The loaded modules matching each of the named kinds. */
 function loaded(modules: string[], kinds: (keyof typeof HEAVY)[]): Record<string, string[]> {

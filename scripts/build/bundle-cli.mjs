@@ -11,8 +11,8 @@
  *
  * Run as a script (`node scripts/build/bundle-cli.mjs [distDir]`) or imported by the test setup.
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { build } from 'esbuild';
@@ -24,6 +24,27 @@ import { build } from 'esbuild';
 const BANNER =
   "import { createRequire as __engramRequire } from 'node:module';\nconst require = __engramRequire(import.meta.url);";
 
+/**
+ * zod re-exports its error messages in some forty languages as `z.locales`, which keeps them all in
+ * the bundle (half of zod's size) although engram only ever uses the English ones that zod loads
+ * itself. This plugin gives the bundle a `locales` namespace holding English alone.
+ */
+const englishZodLocales = {
+  name: 'english-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';\n",
+      resolveDir: join(args.path, '..'),
+      loader: 'js',
+    }));
+  },
+};
+
 /** Bundles `<dist>/interfaces/cli/main.js` into `<dist>/bin/`; returns the entry's path. */
 export async function bundleCli(dist) {
   const out = join(dist, 'bin');
@@ -31,11 +52,14 @@ export async function bundleCli(dist) {
   const worker = join(dist, 'graph', 'extract-worker.js');
   for (const file of [main, worker])
     if (!existsSync(file)) throw new Error(`bundle-cli: ${file} is missing (run tsc first)`);
-  rmSync(out, { recursive: true, force: true });
+  // Built beside the old bundle and swapped in at the end, so a CLI started meanwhile (by a test
+  // running beside another test run's setup) finds a whole bundle, old or new.
+  const next = `${out}.next-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
   const result = await build({
     // The worker keeps its name: the extractor starts `./extract-worker.js` beside its own chunk.
     entryPoints: { engram: main, 'extract-worker': worker },
-    outdir: out,
+    outdir: next,
     // The metafile names inputs relative to the folder the build ran from: dist itself.
     absWorkingDir: resolve(dist),
     bundle: true,
@@ -56,13 +80,22 @@ export async function bundleCli(dist) {
       'sharp',
     ],
     banner: { js: BANNER },
+    plugins: [englishZodLocales],
     metafile: true,
     // Shorter files parse faster; names are kept, so stack traces stay readable.
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
   });
-  writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
+  // The metafile names outputs by the folder they were built in; they are read under dist/bin.
+  const outputs = Object.entries(result.metafile.outputs).map(([file, facts]) => [
+    file.replace(`${basename(next)}/`, `${basename(out)}/`),
+    facts,
+  ]);
+  const meta = { ...result.metafile, outputs: Object.fromEntries(outputs) };
+  writeFileSync(join(next, 'meta.json'), JSON.stringify(meta));
+  rmSync(out, { recursive: true, force: true });
+  renameSync(next, out);
   return join(out, 'engram.js');
 }
 

@@ -5,8 +5,9 @@
  */
 import { createRequire } from 'node:module';
 
-import type { Model } from 'wink-nlp';
 import type winkNLP from 'wink-nlp';
+
+import { englishModel } from '../graph/english-model.js';
 
 // Required on first use rather than imported, so that only a process that analyses a message
 // loads the library and its model (CommonJS both, so the load stays synchronous).
@@ -46,7 +47,7 @@ let instance: Nlp | undefined;
 function nlp(): Nlp {
   if (!instance) {
     const wink = require('wink-nlp') as typeof winkNLP;
-    instance = wink(require('wink-eng-lite-web-model') as Model);
+    instance = wink(englishModel());
   }
   return instance;
 }

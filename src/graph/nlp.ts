@@ -5,8 +5,10 @@
  */
 import { createRequire } from 'node:module';
 
-import type { Model, PartOfSpeech, WinkMethods } from 'wink-nlp';
+import type { PartOfSpeech, WinkMethods } from 'wink-nlp';
 import type winkNLP from 'wink-nlp';
+
+import { englishModel } from './english-model.js';
 
 // The library and its model are required on first use, not imported: loading them costs more
 // than a short command's whole run, and a process that never extracts names (a search, a worker
@@ -48,7 +50,7 @@ function nlp(): WinkMethods {
     // Parts of speech only: sentence starts are read from punctuation below, and the named-entity
     // stage would only mark dates and numbers, which the calendar words and number rules cover.
     const wink = require('wink-nlp') as typeof winkNLP;
-    instance = wink(require('wink-eng-lite-web-model') as Model, ['pos']);
+    instance = wink(englishModel(), ['pos']);
     const probe = instance.readDoc('qzxjvkwq');
     learnedFrom = probe.tokens().out(instance.its.uniqueId)[0] as number;
     outOfVocabulary = (word) => probe.isOOV(word);
