@@ -56,6 +56,7 @@ import { RecallLatency, timedRecall } from './service/recall-latency.js';
 import { type SessionsFacade, sessionsFacade } from './service/sessions.js';
 import { type SettingsFacade, settingsFacade } from './service/settings.js';
 import { type TransitionsFacade, transitionsFacade } from './service/transitions.js';
+import { type WriteSessionsFacade, writeSessionsFacade } from './service/write-sessions.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -92,6 +93,7 @@ export type Engram = MemoryWrites &
   SettingsFacade &
   DreamsFacade &
   TransitionsFacade &
+  WriteSessionsFacade &
   InsightsFacade & {
     /** The validated configuration the service runs with. */
     readonly config: Config;
@@ -264,10 +266,16 @@ export function assembleEngram(parts: EngramParts): Engram {
       }),
   );
   const reads = memoryReads(ctx);
+  const maintainer = graph.maintainer;
+  const changes = memoryChanges(ctx);
+  const writes = memoryWrites(
+    ctx,
+    maintainer && ((items) => maintainer.prefetch(items)),
+    writeRelated(ctx, autoRecall),
+    changes,
+  );
   // Recall durations of this process, for the console's health page (service/insights.ts).
   const latency = new RecallLatency(undefined, now);
-  const changes = memoryChanges(ctx);
-  const maintainer = graph.maintainer;
   const words = parts.words;
   const dreams = dreamsFacade(ctx, {
     words: async () => words?.wordVectors(),
@@ -281,12 +289,8 @@ export function assembleEngram(parts: EngramParts): Engram {
   return {
     config,
     storeForTransfer: store,
-    ...memoryWrites(
-      ctx,
-      maintainer && ((items) => maintainer.prefetch(items)),
-      writeRelated(ctx, autoRecall),
-      changes,
-    ),
+    ...writes,
+    ...writeSessionsFacade(ctx, writes),
     ...reads,
     ...changes,
     ...timedRecall(

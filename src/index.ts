@@ -88,6 +88,7 @@ export type { RebuildReport } from './graph/maintainer.js';
 export type { ChangeOptions } from './service/context.js';
 export type { ServiceHealth, ServiceStatus } from './service/models.js';
 export type { SessionImportOptions, SessionSearchResult } from './service/sessions.js';
+export type { WriteSession, WriteSessionOptions } from './service/write-sessions.js';
 export { DORMANT_KINDS } from './store/dormant/profile.js';
 export {
   DORMANT_FEEDBACK,

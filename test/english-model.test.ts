@@ -35,7 +35,8 @@ function analyse(nlp: ReturnType<typeof winkNLP>): unknown[] {
       pos: tokens.out(its.pos),
       type: tokens.out(its.type),
       ids: tokens.out(its.uniqueId),
-      lemma: tokens.out(its.lemma),
+      // wink's typings give `lemma` an extra parameter; the call is the documented one.
+      lemma: tokens.out(its.lemma as typeof its.normal),
       stop: tokens.out(its.stopWordFlag),
       oov: tokens.out().map((word: string) => doc.isOOV?.(word)),
       entities: doc.entities().out(its.detail),

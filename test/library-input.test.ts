@@ -69,6 +69,7 @@ const id = () => str(() => first);
 const METHODS: Record<string, Param[]> = {
   remember: [obj(() => ({ body: 'a new memory' }))],
   rememberMany: [arr(() => [{ body: 'one more' }]), optObj()],
+  writeSession: [optObj()],
   importRecords: [arr(() => []), optArr()],
   get: [id(), optObj()],
   list: [optObj()],

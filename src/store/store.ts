@@ -291,6 +291,12 @@ export interface Store {
     ids: readonly string[],
     window: number,
   ): Promise<SessionTurn[]>;
+  /**
+   * The highest `source.turn` recorded for a conversation (`source.session`) in a space, any
+   * status, or null when the session has no turn there: where a writer continuing that session
+   * goes on numbering its turns.
+   */
+  lastTurn(space: string, session: string): Promise<number | null>;
   /** Records one access for each id (§3.6). */
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void>;
   stats(space: string | null): Promise<StoreStats>;

@@ -108,12 +108,16 @@ async function importFile(
   const bar = total > 0 ? await progress('engram import') : undefined;
   const refused = refusedLines(g.json ?? false);
   let bytes = 0;
+  // Confined to one space unless allowed, as the HTTP import is to its route's space.
+  const space = o.allowSpaces ? g.space : (g.space ?? engram.config.space);
+  // One import is one conversation: plain memories without a session of their own become its
+  // turns, in file order (sessions without asking).
+  const session = await engram.writeSession({ space });
   const report = await importLines(
-    engram,
+    { ...engram, rememberMany: session.rememberMany },
     importFileLines(file, (n) => (bytes += n), refused.add),
     {
-      // Confined to one space unless allowed, as the HTTP import is to its route's space.
-      space: o.allowSpaces ? g.space : (g.space ?? engram.config.space),
+      space,
       confine: o.allowSpaces ? false : 'plain',
       batchSize: o.batchSize,
       onBatch: (results) => {

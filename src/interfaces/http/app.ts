@@ -25,6 +25,7 @@ import { errorResponse } from './errors.js';
 import { registerAreaRoutes } from './routes/areas.js';
 import { registerChangeRoutes } from './routes/changes.js';
 import type { HttpApp, RouteDeps } from './routes/common.js';
+import { HttpWriteSessions, SESSION_HEADER } from './write-sessions.js';
 import { registerDormantRoutes } from './routes/dormant.js';
 import { registerDreamRoutes } from './routes/dreams.js';
 import { registerGraphRoutes } from './routes/graph.js';
@@ -97,7 +98,7 @@ function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): 
       cors({
         origin: origins.includes('*') ? '*' : [...origins],
         allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-        allowHeaders: ['Authorization', 'Content-Type'],
+        allowHeaders: ['Authorization', 'Content-Type', SESSION_HEADER],
         exposeHeaders: ['X-Request-Id'],
         maxAge: max_age_s,
       }),
@@ -146,6 +147,7 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
       maxImportLineBytes: server.max_import_line_bytes,
     },
     track: (work) => inflight.track(work),
+    sessions: new HttpWriteSessions(engram),
   };
   registerSystemRoutes(app, deps, {
     version: ENGRAM_VERSION,

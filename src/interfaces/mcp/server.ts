@@ -19,6 +19,7 @@ import type { Engram } from '../../app.js';
 import { inputSchemas } from '../../domain/input.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import { parseWith } from '../../domain/zod.js';
+import { once } from '../../service/once.js';
 import { edgeError } from '../error-codes.js';
 import { ENGRAM_VERSION } from '../version.js';
 import { RpcError } from './rpc.js';
@@ -58,11 +59,13 @@ export function createMcpServer(engram: Engram, options: McpServerOptions = {}):
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   const listing = [...tools.values()].map(toListing);
+  // One server serves one connection: its writes are one conversation (sessions without asking).
+  const session = once(() => engram.writeSession());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools.get(request.params.name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
-    return callTool(tool, request.params.arguments ?? {}, { engram, log });
+    return callTool(tool, request.params.arguments ?? {}, { engram, log, session });
   });
   return server;
 }

@@ -15,11 +15,17 @@ import type { z } from 'zod';
 import type { Engram } from '../../app.js';
 import type { InputSchemas } from '../../domain/input.js';
 import type { Logger } from '../../domain/log.js';
+import type { WriteSession } from '../../service/write-sessions.js';
 
 /** What a tool's `run` gets besides its arguments. */
 export interface ToolContext {
   engram: Engram;
   log: Logger;
+  /**
+   * This connection's conversation: memories remembered through it without a session of their
+   * own become its turns, in order (opened on the first remember).
+   */
+  session: () => Promise<WriteSession>;
 }
 
 /** One MCP tool as the server installs it. */

@@ -208,6 +208,10 @@ export class PostgresStore implements Store {
     return searches.sessionNeighbors(this.ctx, filter, ids, window);
   }
 
+  lastTurn(space: string, session: string): Promise<number | null> {
+    return searches.sessionLastTurn(this.ctx, space, session);
+  }
+
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {
     return itemWrites.recordAccess(this.ctx, space, ids, at);
   }

@@ -5,7 +5,7 @@
 import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId, SessionTurn } from '../store.js';
 import { keywordSearch as keywordRows } from './keyword.js';
-import { sessionNeighbors as sessionRows } from './session-context.js';
+import { lastTurn, sessionNeighbors as sessionRows } from './session-context.js';
 import type { PgStoreContext } from './store-context.js';
 import { annSearch, exactSearch } from './vector-index.js';
 
@@ -51,6 +51,15 @@ export function sessionNeighbors(
   window: number,
 ): Promise<SessionTurn[]> {
   return sessionRows(ctx.db, filter, ids, window);
+}
+
+/** The highest turn recorded for a session in a space, or null. */
+export function sessionLastTurn(
+  ctx: PgStoreContext,
+  space: string,
+  session: string,
+): Promise<number | null> {
+  return lastTurn(ctx.db, space, session);
 }
 
 /** Vectors of a model in a space, cached briefly. */

@@ -35,6 +35,23 @@ CREATE INDEX items_session_turn ON items (space, ${sessionOf('items')}, ${turnOf
   WHERE ${hasSession('items')};
 `;
 
+/** The highest turn of a session in a space (through `items_session_turn`), or null. */
+export async function lastTurn(
+  db: Queryable,
+  space: string,
+  session: string,
+): Promise<number | null> {
+  // A NUL character names no session (PostgreSQL text cannot hold one).
+  if (session.includes('\u0000')) return null;
+  const rows = await db.query<{ turn: string | null }>(
+    `SELECT max(${turnOf('items')}) AS turn FROM items
+     WHERE space = $1 AND ${hasSession('items')} AND ${sessionOf('items')} = $2`,
+    [space, session],
+  );
+  const turn = rows[0]?.turn;
+  return turn === null || turn === undefined ? null : Number(turn);
+}
+
 /**
  * Positions of `ids` that are conversation turns, plus every item passing `filter` within
  * `window` turns of one of them in the same session. Seeds need not pass the filter (they come

@@ -6,7 +6,7 @@ import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId, SessionTurn, VectorSearchResult } from '../store.js';
 import type { SqliteVectorSearch } from './ann-search.js';
 import type { FtsSearch } from './fts-search.js';
-import { sessionNeighbors } from './session-context.js';
+import { lastTurn, sessionNeighbors } from './session-context.js';
 import type { StoreCore } from './store-core.js';
 
 /** The search engines a store's searches run on. */
@@ -48,4 +48,13 @@ export async function sessionTurns(
   window: number,
 ): Promise<SessionTurn[]> {
   return engines.core.read(() => sessionNeighbors(engines.core.db, filter, ids, window));
+}
+
+/** The highest turn recorded for a session in a space, or null. */
+export async function sessionLastTurn(
+  engines: SearchEngines,
+  space: string,
+  session: string,
+): Promise<number | null> {
+  return engines.core.read(() => lastTurn(engines.core.db, space, session));
 }

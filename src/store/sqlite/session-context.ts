@@ -53,3 +53,15 @@ WHERE json_extract(i.source, '$.session') IS NOT NULL
   }[];
   return rows;
 }
+
+/** The highest turn of a session in a space (through `items_session_turn`), or null. */
+export function lastTurn(db: SqliteDatabase, space: string, session: string): number | null {
+  const row = db
+    .prepare(
+      `SELECT max(json_extract(source, '$.turn')) AS turn FROM items
+       WHERE space = ? AND json_extract(source, '$.session') = ?
+         AND json_type(source, '$.turn') = 'integer'`,
+    )
+    .get(space, session) as { turn: number | null };
+  return row.turn;
+}

@@ -244,6 +244,10 @@ export class SqliteStore implements Store {
     return search.sessionTurns(this.engines, filter, ids, window);
   }
 
+  lastTurn(space: string, session: string): Promise<number | null> {
+    return search.sessionLastTurn(this.engines, space, session);
+  }
+
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {
     return writes.recordAccess(this.core, space, ids, at);
   }

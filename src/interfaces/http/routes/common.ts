@@ -9,6 +9,7 @@ import { ErrorBodySchema } from '../../responses/errors.js';
 import { authorize, type Role } from '../auth.js';
 import type { HttpEnv } from '../env.js';
 import type { RequestSchemas } from '../schemas.js';
+import type { HttpWriteSessions } from '../write-sessions.js';
 
 /** The app routes are registered on. */
 export type HttpApp = OpenAPIHono<HttpEnv>;
@@ -22,6 +23,8 @@ export interface RouteDeps {
   limits: { maxImportBytes: number; maxImportLineBytes: number };
   /** Registers long work (streams) that graceful shutdown must wait for. */
   track<T>(work: Promise<T>): Promise<T>;
+  /** The write sessions that remember requests name (`Engram-Session`). */
+  sessions: HttpWriteSessions;
 }
 
 /** A JSON response or request body description for OpenAPI. */
@@ -50,7 +53,7 @@ export const ERRORS = {
   409: error('The change conflicts with the current state (CONFLICT).'),
   413: error('Body or batch too large (PAYLOAD_TOO_LARGE).'),
   500: error(
-    'Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log).',
+    'Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it.',
   ),
   503: error(
     'The store or the embedder cannot serve the request: STORE_BUSY (try again), STORE_UNAVAILABLE, STORE_READ_ONLY, EMBEDDER_UNAVAILABLE.',

@@ -2,6 +2,8 @@
  * Memory routes: remember (one or a batch), list, get, revise (PATCH), forget (DELETE), history.
  * Each handler is one engram service call in the path's space.
  */
+import { z } from '@hono/zod-openapi';
+
 import { EngramError } from '../../../domain/errors.js';
 import type { BatchResult } from '../../../domain/types.js';
 import {
@@ -12,6 +14,7 @@ import {
   RememberResultSchema,
 } from '../../responses/memories.js';
 import { IdParams, SpaceParams } from '../schemas.js';
+import { namedSession, SESSION_HEADER } from '../write-sessions.js';
 import {
   actor,
   changeOptions,
@@ -25,7 +28,15 @@ import {
 const TAGS = ['memories'];
 const BASE = '/v1/spaces/{space}/memories';
 
-function registerRemember(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
+/** The `Engram-Session` request header: the writes naming one id are turns of one session. */
+const SessionHeaders = z.object({
+  [SESSION_HEADER.toLowerCase()]: z.string().optional().openapi({
+    description:
+      'Records the memory as the next turn of this session (`source.session`, `source.turn`) unless the body names its own session; turns continue after those stored. A body with `source.session` and no `source.turn` is numbered the same way.',
+  }),
+});
+
+function registerRemember(app: HttpApp, { engram, schemas, json, sessions }: RouteDeps): void {
   const route = spaceRoute('write', json, {
     method: 'post',
     path: BASE,
@@ -33,7 +44,7 @@ function registerRemember(app: HttpApp, { engram, schemas, json }: RouteDeps): v
     summary: 'Remember: store a memory',
     description:
       'Stores a memory. An exact duplicate (same space, kind and normalised body) returns the existing memory with `created: false` and status 200.',
-    request: { params: SpaceParams, body: jsonBody(schemas.remember) },
+    request: { params: SpaceParams, headers: SessionHeaders, body: jsonBody(schemas.remember) },
     responses: {
       201: jsonContent(RememberResultSchema, 'Created'),
       200: jsonContent(RememberResultSchema, 'An exact duplicate already existed'),
@@ -41,20 +52,22 @@ function registerRemember(app: HttpApp, { engram, schemas, json }: RouteDeps): v
   });
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const result = await engram.remember({ ...body, ...changeOptions(c, body) });
+    const named = namedSession(c.req.header(SESSION_HEADER), body);
+    const writer = named === undefined ? engram : await sessions.get(c.get('space'), named);
+    const result = await writer.remember({ ...body, ...changeOptions(c, body) });
     return c.json(result, result.created ? 201 : 200);
   });
 }
 
-function registerBatch(app: HttpApp, { engram, schemas, json }: RouteDeps): void {
+function registerBatch(app: HttpApp, { engram, schemas, json, sessions }: RouteDeps): void {
   const route = spaceRoute('write', json, {
     method: 'post',
     path: `${BASE}/batch`,
     tags: TAGS,
     summary: 'Remember many memories in one transaction',
     description:
-      'Each item is validated on its own: a bad item fails alone with its error, the others are stored. Items are stored in the space of the path; an item naming another space fails.',
-    request: { params: SpaceParams, body: jsonBody(schemas.batch) },
+      "Each item is validated on its own: a bad item fails alone with its error, the others are stored. Items are stored in the space of the path; an item naming another space fails. With `Engram-Session`, the items without a session of their own are that session's next turns, in order.",
+    request: { params: SpaceParams, headers: SessionHeaders, body: jsonBody(schemas.batch) },
     responses: { 200: jsonContent(BatchResultSchema, 'One result per item, in order') },
   });
   app.openapi(route, async (c) => {
@@ -71,7 +84,9 @@ function registerBatch(app: HttpApp, { engram, schemas, json }: RouteDeps): void
         ? [{ index, item: { ...item, space, actor: item.actor ?? actor(c, undefined) } }]
         : [],
     );
-    const written = await engram.rememberMany(writable.map((w) => w.item));
+    const named = c.req.header(SESSION_HEADER);
+    const writer = named === undefined ? engram : await sessions.get(space, named);
+    const written = await writer.rememberMany(writable.map((w) => w.item));
     const results: BatchResult[] = items.map((_, index) => ({
       index,
       ok: false,

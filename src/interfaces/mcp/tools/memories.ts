@@ -73,7 +73,7 @@ export const memoryTools: ToolGroup = (schemas): Tool[] => [
     input: z.strictObject(described(schemas.rememberOne.shape, FIELD_DOCS)),
     output: RememberResultSchema,
     annotations: WRITES,
-    run: (args, { engram }) => engram.remember(args),
+    run: async (args, { session }) => (await session()).remember(args),
   }),
   defineTool({
     name: 'get',
