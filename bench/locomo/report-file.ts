@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import type { Config } from '../../src/config/schema.js';
 import type { EvidenceNote } from '../lib/locomo-data.js';
 import { type MachineFacts, machineMarkdown } from '../lib/machine.js';
+import type { Protocol } from './engram-store.js';
 import { categoryTable, SPLITS, splitTable, type Summary, type VariantResult } from './report.js';
 
 /** Everything one run produced. */
 export interface LocomoReport {
   machine: MachineFacts;
+  /** How the turns were stored (engram-store.ts). */
+  protocol: Protocol;
   config: Config['recall'];
   withGraph: boolean;
   conversations: number[];
@@ -81,6 +84,19 @@ function defaultLatencyLine(report: LocomoReport): string {
 }
 
 /** The splits this run has questions for. */
+/** What each storage protocol changes from the paper's protocol above. */
+const PROTOCOL_NOTES: Record<Protocol, string> = {
+  turn: 'Storage protocol `turn`: as described above.',
+  'speaker-date':
+    'Storage protocol `speaker-date`: each turn with its speaker and the session date, but no ' +
+    '`source.session` or `source.turn`.',
+  body: 'Storage protocol `body`: each turn as its text alone (`{body}`), through `rememberMany`.',
+  mcp:
+    "Storage protocol `mcp`: each turn as its text alone through engram's MCP `remember` tool " +
+    '(the official SDK client, in process), one MCP connection per LoCoMo session, as an agent ' +
+    'that sends only a body would; engram records the writes of one connection as one session.',
+};
+
 function present(report: LocomoReport) {
   return SPLITS.filter((s) => report.results.some((r) => r.splits[s.id] !== undefined));
 }
@@ -102,7 +118,10 @@ function markdown(report: LocomoReport): string {
       'evidence score 1; overall is the mean over all questions, adversarial included. Everything goes ' +
       'through `createEngram` + `rememberMany` + `recall`, each configuration on its own copy of the ' +
       `store, asked with k = 50 (the default pool of ${report.config.pool} is larger, so the ranking does ` +
-      'not depend on k). Latency is the wall time of one `recall` call, access accounting included.',
+      'not depend on k). Latency is the wall time of one `recall` call, access accounting included. ' +
+      'Session R@10 counts a hit when it comes from an evidence session.',
+    '',
+    PROTOCOL_NOTES[report.protocol],
     '',
     '## Machine',
     machineMarkdown(report.machine),
@@ -142,7 +161,8 @@ function markdown(report: LocomoReport): string {
 
 /** Writes the markdown and JSON files; returns their paths. */
 export function writeReport(dir: string, report: LocomoReport): string[] {
-  const stem = join(dir, `locomo-${report.machine.date.slice(0, 10)}`);
+  const suffix = report.protocol === 'turn' ? '' : `-${report.protocol}`;
+  const stem = join(dir, `locomo-${report.machine.date.slice(0, 10)}${suffix}`);
   writeFileSync(`${stem}.md`, markdown(report));
   const { levers: _levers, ...json } = report;
   writeFileSync(`${stem}.json`, `${JSON.stringify(json, null, 2)}\n`);

@@ -11,6 +11,8 @@ export interface QuestionRun {
   conversation: number;
   category: number;
   scores: QuestionScores;
+  /** The same ranking at session level: a hit counts when it comes from an evidence session. */
+  sessionScores: QuestionScores;
   ms: number;
   cpuMs: number;
 }
@@ -21,6 +23,8 @@ export interface Summary {
   recall: Record<string, number>;
   mrr: number;
   ndcg10: number;
+  /** Session-level recall: the share of evidence sessions among the sessions of the top k hits. */
+  session_recall: Record<string, number>;
   /** Wall time of the recall call, and the process CPU time it used (less sensitive to a busy machine). */
   latency_ms: { p50: number; p95: number; cpu_p50: number; cpu_p95: number };
   by_category: Record<string, { n: number; recall: Record<string, number>; mrr: number }>;
@@ -66,6 +70,7 @@ export function summarise(runs: readonly QuestionRun[]): Summary {
   }
   return {
     ...recallTable(runs.map((r) => r.scores)),
+    session_recall: recallTable(runs.map((r) => r.sessionScores)).recall,
     latency_ms: latency(runs),
     by_category,
   };
@@ -100,12 +105,13 @@ export function splitTable(results: readonly VariantResult[], split: string): st
     ...RECALL_KS.map((k) => `R@${k}`),
     'MRR',
     'NDCG@10',
+    'session R@10',
     'p50 ms',
     'p95 ms',
     'CPU p50 ms',
     'CPU p95 ms',
   ]);
-  const sep = row(['---', ...RECALL_KS.map(() => '---:'), ...Array<string>(6).fill('---:')]);
+  const sep = row(['---', ...RECALL_KS.map(() => '---:'), ...Array<string>(7).fill('---:')]);
   const lines = results.flatMap((r) => {
     const s = r.splits[split];
     if (!s) return [];
@@ -115,6 +121,7 @@ export function splitTable(results: readonly VariantResult[], split: string): st
         ...RECALL_KS.map((k) => s.recall[`@${k}`]!.toFixed(1)),
         s.mrr.toFixed(3),
         s.ndcg10.toFixed(1),
+        s.session_recall['@10']!.toFixed(1),
         s.latency_ms.p50.toFixed(2),
         s.latency_ms.p95.toFixed(2),
         s.latency_ms.cpu_p50.toFixed(2),

@@ -6,6 +6,7 @@
  * API. Writes bench/results/locomo-<date>.md and .json.
  *
  *   npx tsx bench/locomo/run.ts [--conversations 1-10] [--variants default,hybrid] [--out DIR]
+ *     [--protocol turn|speaker-date|body|mcp]   (how turns are stored; see engram-store.ts)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,8 @@ import { scoreRanking } from '../lib/metrics.js';
 import {
   buildConversationStore,
   type ConversationTemplate,
+  type Protocol,
+  PROTOCOLS,
   openCopy,
   rankedDiaIds,
 } from './engram-store.js';
@@ -45,6 +48,9 @@ function parseRange(text: string): number[] {
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
+/** The session of a dialogue id (`D3:7` is turn 7 of session 3). */
+const sessionOf = (diaId: string) => diaId.split(':')[0]!;
+
 /** Answers every question of one conversation with one configuration on a fresh store copy. */
 async function runVariant(
   template: ConversationTemplate,
@@ -62,6 +68,10 @@ async function runVariant(
         conversation: conversation.index,
         category: q.category,
         scores: scoreRanking(answer.ranked, new Set(q.evidence)),
+        sessionScores: scoreRanking(
+          answer.ranked.map(sessionOf),
+          new Set(q.evidence.map(sessionOf)),
+        ),
         ms: answer.ms,
         cpuMs: answer.cpuMs,
       });
@@ -85,8 +95,12 @@ async function main(): Promise<void> {
       conversations: { type: 'string', default: '1-10' },
       variants: { type: 'string' },
       out: { type: 'string', default: join(import.meta.dirname, '..', 'results') },
+      protocol: { type: 'string', default: 'turn' },
     },
   });
+  const protocol = values.protocol as Protocol;
+  if (!PROTOCOLS.includes(protocol))
+    throw new Error(`--protocol must be one of ${PROTOCOLS.join(', ')}`);
   const machine = machineFacts();
   const data = loadLocomo();
   const wanted = parseRange(values.conversations);
@@ -99,7 +113,7 @@ async function main(): Promise<void> {
   const ingest: { conversation: number; turns: number; items: number; ms: number }[] = [];
   const started = performance.now();
   for (const conversation of conversations) {
-    const template = await buildConversationStore(conversation);
+    const template = await buildConversationStore(conversation, protocol);
     ingest.push({
       conversation: conversation.index,
       turns: conversation.turns.length,
@@ -133,6 +147,7 @@ async function main(): Promise<void> {
   mkdirSync(values.out, { recursive: true });
   const written = writeReport(values.out, {
     machine,
+    protocol,
     config,
     withGraph,
     conversations: conversations.map((c) => c.index),
