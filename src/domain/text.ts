@@ -1,6 +1,8 @@
 /** Text rules shared by writing and recall: body normalisation for duplicates, query terms. */
 import { createHash } from 'node:crypto';
 
+import { segmentText } from './segment.js';
+
 /** Body as compared for exact duplicates: NFC, trimmed, whitespace collapsed, case-folded. */
 export function normalizeBody(body: string): string {
   return body.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
@@ -46,14 +48,16 @@ export function wordTokens(text: string): string[] {
 
 /**
  * Terms of a keyword query: word tokens without stop-words (all tokens if only stop-words remain),
- * deduplicated. Each term is later quoted for the full-text engine, so no query syntax survives.
+ * deduplicated. Scripts written without spaces are segmented first, exactly as the keyword index
+ * segments the text it holds (segment.ts). Letters keep their combining marks (Thai vowels,
+ * Devanagari signs), as the index does. Each term is later quoted for the full-text engine, so no
+ * query syntax survives.
  */
 export function keywordTerms(query: string): string[] {
   const tokens =
-    query
-      .normalize('NFKC')
+    segmentText(query.normalize('NFKC'))
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
   const content = tokens.filter((t) => !STOP_WORDS.has(t));
   return [...new Set(content.length > 0 ? content : tokens)];
 }

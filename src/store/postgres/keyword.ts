@@ -1,6 +1,7 @@
 /**
  * The keyword channel on PostgreSQL: a BM25-like ranking over the `english` tsvector of title
- * (weight A), body (B) and tags (C).
+ * (weight A), body (B) and tags (C), read from their segmented text where they hold an unspaced
+ * script (keyword-index.ts); query terms come segmented the same way (domain/text.ts).
  *
  * score(d) = Σ over query terms t matching d of  idf(t) · ts_rank({0, .5, .5, 1}, d, t, 1)
  * idf(t)   = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))     (df over the whole table, as FTS5;

@@ -11,6 +11,7 @@ import { PG_DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { missingPgvector } from './errors.js';
 import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
+import { PG_KEYWORD_INDEX_PREPARE_SQL, rebuildPgKeywordIndex } from './keyword-index.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
 import { PG_MODEL_TRANSITION_SQL } from './model-schema.js';
 import { PG_SESSIONS_SCHEMA_SQL } from './session-schema.js';
@@ -20,6 +21,8 @@ export interface PgMigration {
   version: number;
   name: string;
   sql: string;
+  /** Work SQL alone cannot do (text computed in JavaScript), run after `sql` in its transaction. */
+  then?: (client: pg.ClientBase) => Promise<void>;
 }
 
 /** What migrating found: the schema version and where pgvector lives. */
@@ -171,6 +174,12 @@ CREATE TABLE leases (
     name: 'dreams: runs, their stages and diary entries, daily caps',
     sql: PG_DREAMS_SCHEMA_SQL,
   },
+  {
+    version: 8,
+    name: 'keyword index: words of unspaced scripts segmented, items and turns re-indexed',
+    sql: PG_KEYWORD_INDEX_PREPARE_SQL,
+    then: rebuildPgKeywordIndex,
+  },
 ];
 
 /** The newest schema version this code knows. */
@@ -266,6 +275,7 @@ async function applyPending(client: pg.ClientBase, schema: string): Promise<numb
       await client.query('BEGIN');
       try {
         await client.query(step.sql);
+        await step.then?.(client);
         await client.query(
           'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
           [step.version, step.name, Date.now()],

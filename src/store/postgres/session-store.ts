@@ -1,10 +1,12 @@
 /**
  * Sessions on PostgreSQL (§1.4): a session row and one row per turn, each turn with a generated
- * `english` tsvector under a GIN index, ranked as the items' keyword channel ranks (keyword.ts:
- * IDF-weighted ts_rank), with a ts_headline snippet for the best turns only. Export pages through
- * any Queryable, so a snapshot's transaction reads the same way the pool does.
+ * `english` tsvector under a GIN index (of its segmented text when it is in an unspaced script:
+ * keyword-index.ts), ranked as the items' keyword channel ranks (keyword.ts: IDF-weighted
+ * ts_rank), with a ts_headline snippet of the indexed text for the best turns only. Export pages
+ * through any Queryable, so a snapshot's transaction reads the same way the pool does.
  */
 import { notFound } from '../../domain/errors.js';
+import { indexText } from '../../domain/segment.js';
 import type {
   SessionPurgeRecord,
   SessionPutOutcome,
@@ -114,14 +116,15 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (space, id) DO NOTHING R
   );
   if (!row) return 'exists';
   await tx.query(
-    `INSERT INTO session_turns (session_pk, turn, role, text, at)
-SELECT $1, * FROM unnest($2::int4[], $3::text[], $4::text[], $5::int8[])`,
+    `INSERT INTO session_turns (session_pk, turn, role, text, at, seg_text)
+SELECT $1, * FROM unnest($2::int4[], $3::text[], $4::text[], $5::int8[], $6::text[])`,
     [
       row.pk,
       r.turns.map((t) => t.index),
       r.turns.map((t) => t.role),
       r.turns.map((t) => t.text),
       r.turns.map((t) => t.at),
+      r.turns.map((t) => indexText(t.text)),
     ],
   );
   return 'created';
@@ -192,7 +195,7 @@ WITH queries AS MATERIALIZED (
   LIMIT ${params.add(limit)}
 )
 SELECT r.score, t.turn, t.role, t.text, s.id, s.agent, s.title, s.started_at,
-  ts_headline('english', t.text, websearch_to_tsquery('english', ${any}),
+  ts_headline('english', coalesce(t.seg_text, t.text), websearch_to_tsquery('english', ${any}),
     'StartSel=**, StopSel=**, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
 FROM ranked r JOIN session_turns t ON t.session_pk = r.session_pk AND t.turn = r.turn
 JOIN sessions s ON s.pk = r.session_pk

@@ -20,6 +20,7 @@ import {
   type VectorWrite,
 } from '../store.js';
 import type { Queryable } from './database.js';
+import { segmentedColumns } from './keyword-index.js';
 import { lockKey } from './migrations.js';
 import {
   assertStorable,
@@ -34,7 +35,7 @@ const LOCK_CLASS_DEDUPE = 0x656e6764;
 
 /** Column list and types of an items insert from JSON. */
 const ITEM_RECORDSET =
-  'n int, id text, space text, area text, kind text, title text, body text, body_hash text, tags json, importance float8, pinned boolean, status text, strength float8, source json, version int, created_at int8, updated_at int8, access_count int8, last_accessed_at int8, use_count int8, last_used_at int8, prior json, vector_state text';
+  'n int, id text, space text, area text, kind text, title text, body text, body_hash text, tags json, importance float8, pinned boolean, status text, strength float8, source json, version int, created_at int8, updated_at int8, access_count int8, last_accessed_at int8, use_count int8, last_used_at int8, prior json, vector_state text, seg_title text, seg_body text, seg_tags text';
 
 /**
  * The published model id, read inside the caller's transaction under a share lock: a model swap
@@ -68,10 +69,10 @@ export async function insertItems(
   onConflict: 'fail' | 'skip',
 ): Promise<PgItemRow[]> {
   if (items.length === 0) return [];
-  const json = JSON.stringify(items.map((item, n) => ({ ...item, n })));
+  const json = JSON.stringify(items.map((item, n) => ({ ...item, n, ...segmentedColumns(item) })));
   return tx.query<PgItemRow>(
-    `INSERT INTO items (id, space, area, kind, title, body, body_hash, tags, tags_text, importance, pinned, status, strength, source, version, created_at, updated_at, access_count, last_accessed_at, use_count, last_used_at, prior, vector_state)
-SELECT r.id, r.space, r.area, r.kind, r.title, r.body, r.body_hash, t.tags, array_to_string(t.tags, ' '), r.importance, r.pinned, r.status, r.strength, r.source, r.version, r.created_at, r.updated_at, r.access_count, r.last_accessed_at, r.use_count, r.last_used_at, r.prior, r.vector_state
+    `INSERT INTO items (id, space, area, kind, title, body, body_hash, tags, tags_text, importance, pinned, status, strength, source, version, created_at, updated_at, access_count, last_accessed_at, use_count, last_used_at, prior, vector_state, seg_title, seg_body, seg_tags)
+SELECT r.id, r.space, r.area, r.kind, r.title, r.body, r.body_hash, t.tags, array_to_string(t.tags, ' '), r.importance, r.pinned, r.status, r.strength, r.source, r.version, r.created_at, r.updated_at, r.access_count, r.last_accessed_at, r.use_count, r.last_used_at, r.prior, r.vector_state, r.seg_title, r.seg_body, r.seg_tags
 FROM json_to_recordset($1::json) AS r(${ITEM_RECORDSET})
 CROSS JOIN LATERAL (SELECT ARRAY(SELECT json_array_elements_text(r.tags)) AS tags) t
 ORDER BY r.n
@@ -303,7 +304,7 @@ async function applyChange(
     values.push(value);
     sets.push(`${column} = $${values.length}${cast}`);
   };
-  for (const [key, value] of Object.entries(patch)) {
+  for (const [key, value] of Object.entries({ ...patch, ...segmentedColumns(patch) })) {
     if (key === 'tags') {
       set('tags', value, '::text[]');
       set('tags_text', (value as string[]).join(' '));

@@ -149,6 +149,7 @@ function migrate(db: SqliteDatabase): number {
       applied = appliedVersions(db);
       if (applied.has(step.version)) return;
       db.exec(step.sql);
+      step.then?.(db);
       db.prepare('INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)').run(
         step.version,
         step.name,

@@ -1,5 +1,6 @@
 /**
- * The SQLite keyword channel's query plan: BM25 through FTS5, kept fast on large stores.
+ * The SQLite keyword channel's query plan: BM25 through FTS5, kept fast on large stores. The index
+ * holds words of unspaced scripts segmented (keyword-index.ts), as the query terms are.
  *
  * FTS5 scores every row that matches any query term, so one common term ("team" in a sixth of a
  * million memories) costs hundreds of milliseconds, and joining every match to `items` for the

@@ -2,9 +2,11 @@
  * Versioned, additive migrations of the SQLite store. Each runs once, in its own transaction;
  * a newer schema only adds, so an older engram can still read what it knows.
  */
+import type { SqliteDatabase } from './database.js';
 import { DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
+import { KEYWORD_INDEX_PREPARE_SQL, rebuildKeywordIndex } from './keyword-index.js';
 import { MODEL_TRANSITION_SQL } from './model-store.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
 import { SESSIONS_SCHEMA_SQL } from './session-schema.js';
@@ -14,6 +16,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Work SQL alone cannot do (text computed in JavaScript), run after `sql` in its transaction. */
+  then?: (db: SqliteDatabase) => void;
 }
 
 /** The SQLite schema history, oldest first. Never edit a released step; add a new one. */
@@ -228,6 +232,12 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 9,
     name: 'dreams: runs, their stages and diary entries, daily caps',
     sql: DREAMS_SCHEMA_SQL,
+  },
+  {
+    version: 10,
+    name: 'keyword index: words of unspaced scripts segmented, items and turns re-indexed',
+    sql: KEYWORD_INDEX_PREPARE_SQL,
+    then: rebuildKeywordIndex,
   },
 ];
 

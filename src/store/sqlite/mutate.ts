@@ -2,7 +2,13 @@
 import { EngramError } from '../../domain/errors.js';
 import type { ItemRecord, RelationRecord } from '../../domain/records.js';
 import { type ItemChange, type MutationPlan, PATCHABLE_COLUMNS as PATCHABLE } from '../store.js';
-import { itemColumns, itemFromRow, type ItemRow, relationFromRow } from './rows.js';
+import {
+  DERIVED_COLUMNS,
+  itemColumns,
+  itemFromRow,
+  type ItemRow,
+  relationFromRow,
+} from './rows.js';
 import type { SqliteStore } from './sqlite-store.js';
 
 /** Reads the items, runs the plan, writes its changes; runs inside the caller's transaction. */
@@ -69,7 +75,7 @@ function applyChange(
   }
   const cols = itemColumns(patch as Partial<ItemRecord>);
   const names = Object.keys(cols).filter(
-    (n) => PATCHABLE.has(n) || n === 'tags_text' || n === 'version',
+    (n) => PATCHABLE.has(n) || DERIVED_COLUMNS.has(n) || n === 'version',
   );
   if (names.length > 0) {
     store

@@ -8,6 +8,7 @@ import type {
 } from '../../domain/records.js';
 import type { Prior, RelationType, Source } from '../../domain/types.js';
 import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../item-rows.js';
+import { segmentedColumns } from './keyword-index.js';
 
 /** An `items` row as the driver returns it: JSON columns as text, booleans as 0/1. */
 export type ItemRow = Omit<ItemColumns, 'tags' | 'pinned' | 'source' | 'prior'> & {
@@ -42,7 +43,7 @@ export function tagsText(tags: readonly string[]): string {
   return tags.join(' ');
 }
 
-/** Column values of an item record for INSERT/UPDATE. */
+/** Column values of an item record for INSERT/UPDATE, with the columns derived from them. */
 export function itemColumns(item: Partial<ItemRecord>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(item)) {
@@ -55,8 +56,16 @@ export function itemColumns(item: Partial<ItemRecord>): Record<string, unknown> 
     else if (key === 'pinned') out.pinned = value ? 1 : 0;
     else out[key] = value;
   }
-  return out;
+  return { ...out, ...segmentedColumns(out) };
 }
+
+/** Columns derived from an item's fields (tags text, keyword-index text), written beside them. */
+export const DERIVED_COLUMNS: ReadonlySet<string> = new Set([
+  'tags_text',
+  'seg_title',
+  'seg_body',
+  'seg_tags',
+]);
 
 /** Maps a versions row. */
 export function versionFromRow(row: Omit<VersionRecord, 'tags'> & { tags: string }): VersionRecord {

@@ -1,10 +1,12 @@
 /**
  * Sessions on SQLite (§1.4): a session row and one row per turn, each turn indexed by the FTS5
- * table `session_turns_fts` (triggers keep it in step), searched with BM25. Writes run in the
- * store's immediate transactions; export pages through a page reader, so a snapshot's connection
- * reads the same way the store's own does.
+ * table `session_turns_fts` (triggers keep it in step, reading the segmented text beside a turn
+ * in an unspaced script: keyword-index.ts), searched with BM25. Writes run in the store's
+ * immediate transactions; export pages through a page reader, so a snapshot's connection reads
+ * the same way the store's own does.
  */
 import { notFound } from '../../domain/errors.js';
+import { indexText } from '../../domain/segment.js';
 import type {
   SessionPurgeRecord,
   SessionPutOutcome,
@@ -101,9 +103,10 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (space, id) DO NOTHING`,
     );
   if (inserted.changes === 0) return 'exists';
   const turn = db.prepare(
-    'INSERT INTO session_turns (session_pk, turn, role, text, at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO session_turns (session_pk, turn, role, text, at, seg_text) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  for (const t of r.turns) turn.run(inserted.lastInsertRowid, t.index, t.role, t.text, t.at);
+  for (const t of r.turns)
+    turn.run(inserted.lastInsertRowid, t.index, t.role, t.text, t.at, indexText(t.text));
   return 'created';
 }
 
