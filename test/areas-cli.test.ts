@@ -67,7 +67,7 @@ describe('engram areas (built CLI)', () => {
     });
     const listed = await cli(['areas']);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/│ project\/billing +│ 2 +│/u);
+    expect(listed.stdout).toMatch(/^project\/billing +2$/mu);
     expect(listed.stdout).toContain('3 areas, 4 memories');
 
     const before = await exportHash(cli);

@@ -94,7 +94,7 @@ describe('engram dream (built CLI)', () => {
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/^dream run \w+ in space default: completed, diary final\n/u);
     expect(ran.stdout).toContain('diary (1 entries):');
-    expect(ran.stdout).toMatch(/│ 1 +│ duplicates │ merge +│ applied/u);
+    expect(ran.stdout).toMatch(/^1 +duplicates +merge +applied /mu);
     expect(await status(lesser)).toBe('merged');
     expect(await status(keeper)).toBe('active');
     const history = await json<{ status_events: { to_status: string; reason: string }[] }>([
@@ -151,7 +151,7 @@ describe('engram dream (built CLI)', () => {
     expect(report.merges[0]).toMatchObject({ configured: true, similarity: 0.9, merges: 1 });
     const human = await cli(['dream', 'calibrate']);
     expect(human.stdout).toContain('2 items examined, 2 with a candidate');
-    expect(human.stdout).toMatch(/│ 0\.90 +│ 0\.70 +│ 1 +│ configured │/u);
+    expect(human.stdout).toMatch(/^0\.90 +0\.70 +1 +configured$/mu);
   });
 
   it('never shows a run that did not complete as success', () => {

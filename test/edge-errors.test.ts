@@ -10,6 +10,7 @@
  * very error, so MCP and HTTP are checked on what the library really raises.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,6 +24,7 @@ import { type Logger, silentLogger } from '../src/domain/log.js';
 import { StaticEmbedder } from '../src/embed/static/static-embedder.js';
 import { ERROR_RULES, EXIT_CODES } from '../src/interfaces/error-codes.js';
 import { ERRORS } from '../src/interfaces/http/routes/common.js';
+import { startHttpService } from '../src/interfaces/http/service.js';
 import { storeError } from '../src/store/sqlite/database.js';
 import { testCacheDir } from './cache-dir.js';
 import { runCli } from './cli-run.js';
@@ -46,6 +48,8 @@ interface World {
   engram: Engram;
   /** A forgotten memory. */
   forgotten: string;
+  /** A port of 127.0.0.1 another server listens on. */
+  busyPort: number;
 }
 
 /** An HTTP request of a case; `token: null` sends none (default: the admin token). */
@@ -162,6 +166,20 @@ const CASES: ErrorCase[] = [
     injected: true,
   },
   {
+    name: 'address in use: serving on a port another process holds',
+    code: 'ADDRESS_IN_USE',
+    field: 'server.port',
+    library: (w) =>
+      startHttpService({
+        configFile: w.config,
+        config: { server: { port: w.busyPort } },
+        env: {},
+        log: silentLogger,
+      }),
+    cli: (w) => ['--config', w.config, '--json', 'serve', '--port', String(w.busyPort)],
+    injected: true,
+  },
+  {
     name: 'unauthorised: no bearer token',
     code: 'UNAUTHORIZED',
     http: () => ({ method: 'GET', path: MEMORIES, token: null }),
@@ -188,6 +206,7 @@ const CASES: ErrorCase[] = [
 ];
 
 let world: World;
+let busy: Server;
 
 // One world for the whole table (tempDir() of helpers.ts is removed after each test).
 const dir = mkdtempSync(join(tmpdir(), 'engram-edge-errors-'));
@@ -212,10 +231,14 @@ beforeAll(async () => {
   await engram.prepareModels();
   const forgotten = (await engram.remember({ body: 'The office moved to Lisbon.' })).memory.id;
   await engram.forget(forgotten);
-  world = { config, badConfig, dirConfig, engram, forgotten };
+  busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const busyPort = (busy.address() as { port: number }).port;
+  world = { config, badConfig, dirConfig, engram, forgotten, busyPort };
 });
 
 afterAll(async () => {
+  await new Promise((resolve) => busy?.close(resolve));
   await world?.engram.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -103,7 +103,21 @@ describe('HTTP bad input', () => {
       body: '',
       headers: { 'content-type': 'application/json' },
     });
-    expect(empty.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'body' } });
+    // An empty body is named as such, not as a `body` field sent wrong.
+    expect(empty.body.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message:
+        'request body is empty: send a JSON object with body (Content-Type: application/json)',
+      details: { field: '(body)', missing: ['body'] },
+    });
+    const none = await s.request('POST', M);
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toMatch(/^request body is empty: send a JSON object with body/);
+    const recall = await s.request('POST', '/v1/spaces/default/recall');
+    expect(recall.body.error.details).toMatchObject({ field: '(body)', missing: ['query'] });
+    // A body that was sent still has its fields named.
+    const sent = await s.request('POST', M, { json: { title: 'no body' } });
+    expect(sent.body.error.details.field).toBe('body');
     const id = (await s.request('POST', M, { json: { body: 'pin me' } })).body.memory.id;
     const pin = await s.request('POST', `${M}/${id}/pin`, {
       body: '',

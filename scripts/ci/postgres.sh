@@ -6,6 +6,7 @@
 #   scripts/ci/postgres.sh install           # only install PostgreSQL and pgvector
 #   scripts/ci/postgres.sh status            # print the running server's URL (exit 1 when none)
 #   scripts/ci/postgres.sh pause|resume      # stop / start that server, keeping its data
+#   scripts/ci/postgres.sh crash             # stop it at once, as a crash would (resume recovers)
 #
 # `start` prints only shell `export` lines on stdout (ENGRAM_TEST_PG_URL, with the password); its
 # progress goes to stderr. It is idempotent: PostgreSQL is installed from Debian only when it is
@@ -13,13 +14,18 @@
 # server this script started and that still answers is reused. The server runs as the `postgres`
 # user in a temporary directory, listens on 127.0.0.1 only, on a free port, with scram-sha-256
 # password authentication and TLS (a self-signed certificate for 127.0.0.1) when openssl exists.
+# Each checkout keeps its own server: its state file is named after the checkout's folder, so a CI
+# clone and a developer's tree on one machine never reuse or stop each other's server.
 # `--state FILE` keeps a second, independent server (the fault tests use one they may restart);
 # `--without-pgvector` starts it from a relocated copy of the binaries whose extension directory
 # lacks pgvector, as on a server where nobody installed it.
 set -euo pipefail
 
 PGVECTOR_VERSION_WANTED="0.8"
-STATE="${TMPDIR:-/tmp}/engram-ci-postgres.state"
+CHECKOUT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+STATE="${TMPDIR:-/tmp}/engram-ci-postgres.$(printf '%s' "$CHECKOUT" | cksum | cut -d ' ' -f 1).state"
+# Where every checkout kept its state before it had its own; such a server is left alone.
+LEGACY_STATE="${TMPDIR:-/tmp}/engram-ci-postgres.state"
 DB_NAME="engram_test"
 WITH_PGVECTOR=1
 
@@ -180,6 +186,13 @@ make_certificate() {
   chmod 600 "$data/server.key"
 }
 
+# Says where a server recorded in the old shared state file is, since this checkout will not stop it.
+legacy_notice() {
+  [ "$STATE" != "$LEGACY_STATE" ] && [ -f "$LEGACY_STATE" ] || return 0
+  log "a server started before states were kept per checkout is recorded in $LEGACY_STATE;" \
+    "this checkout leaves it alone (stop it with: bash scripts/ci/postgres.sh stop --state $LEGACY_STATE)"
+}
+
 start() {
   if read_state && server_running; then
     log "reusing the server in $PG_DIR"
@@ -187,6 +200,7 @@ start() {
     return
   fi
   as_root "starting the test server"
+  legacy_notice
   install_all
   local bindir dir port password ssl=off
   dir=$(mktemp -d "${TMPDIR:-/tmp}/engram-pg.XXXXXX")
@@ -263,6 +277,7 @@ pg_ctl_recorded() {
 
 restart() { pg_ctl_recorded -m fast -l @LOG restart; }
 pause() { pg_ctl_recorded -m fast stop; }
+crash() { pg_ctl_recorded -m immediate stop; }
 resume() { pg_ctl_recorded -l @LOG start; }
 
 status() {
@@ -295,8 +310,9 @@ case "$command" in
   stop) stop ;;
   restart) restart ;;
   pause) pause ;;
+  crash) crash ;;
   resume) resume ;;
   status) status ;;
   install) install_all ;;
-  *) die "unknown command $command (start, stop, restart, pause, resume, status, install)" ;;
+  *) die "unknown command $command (start, stop, restart, pause, resume, crash, status, install)" ;;
 esac

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'FORBIDDEN',
   'PAYLOAD_TOO_LARGE',
+  'ADDRESS_IN_USE',
   'INTERNAL',
 ] as const;
 

@@ -6,7 +6,10 @@ import type { ModelRecord } from '../domain/records.js';
 
 /** Progress of a long preparation step (building a model cache), for progress bars. */
 export interface PrepareProgress {
+  /** What is being prepared, in the words a user reads: the label of a progress bar. */
   phase: string;
+  /** The step within it, when it has steps (a word-vector build: scan, index, write, done). */
+  step?: string;
   done: number;
   total: number;
 }

@@ -68,6 +68,8 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, Readonly<ErrorRule>>> = {
   STORE_READ_ONLY: server(503, 6),
   STORE_BUSY: server(503, 7),
   EMBEDDER_UNAVAILABLE: server(503, 8),
+  // A service cannot listen where its configuration says: another process holds the address.
+  ADDRESS_IN_USE: server(500, 11),
   INTERNAL: server(500, 1, false),
 };
 
@@ -93,7 +95,10 @@ export function edgeError(err: unknown, ref?: string): EdgeError {
   };
 }
 
-/** CLI exit codes. 0 is success; 10 means some items of a batch failed while the rest were applied. */
+/**
+ * CLI exit codes. 0 is success; 10 means some items of a batch failed while the rest were applied.
+ * `engram doctor` exits with the code of its first failed check (docs/doctor.md).
+ */
 export const EXIT_CODES: Readonly<Record<ErrorCode | 'OK' | 'USAGE' | 'PARTIAL', number>> = {
   OK: 0,
   USAGE: 2,

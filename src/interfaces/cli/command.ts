@@ -8,6 +8,7 @@ import { type Command, Option } from 'commander';
 
 import { configFileOption } from './config-file.js';
 import type { GlobalOptions } from './context.js';
+import { println } from './output.js';
 
 /** One option of a command, in the order the help lists it. */
 export interface OptionSpec {
@@ -43,6 +44,8 @@ export interface CommandSpec<A extends unknown[] = unknown[], O = Record<string,
   name: string;
   description: string;
   alias?: string;
+  /** The allowed values of positional arguments, by name: checked, listed in the help, completed. */
+  argumentChoices?: Readonly<Record<string, readonly string[]>>;
   options?: readonly OptionSpec[];
   /**
    * The command only reads: it needs a store that exists and never creates one (a SQLite file that
@@ -53,7 +56,9 @@ export interface CommandSpec<A extends unknown[] = unknown[], O = Record<string,
   commands?: readonly CommandSpec[];
   /**
    * Runs the command; handlers set `process.exitCode` (see withEngram). Declared as a method, so a
-   * command typed for its own arguments and options still fits in a `CommandSpec[]` table.
+   * command typed for its own arguments and options still fits in a `CommandSpec[]` table. A group
+   * runs it when given no subcommand: it prints the group's status, and `addCommands` adds a line
+   * naming the subcommands.
    */
   run?(call: Call<A, O>): Promise<void>;
 }
@@ -67,15 +72,47 @@ function toOption(spec: OptionSpec): Option {
   return option;
 }
 
+/** `engram models`: the command's path from the root. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The names of a group's subcommands. */
+const subcommands = (group: Command) =>
+  group.commands.map((c) => c.name()).filter((name) => name !== 'help');
+
+/** The line a group prints under its status: how to run its subcommands. */
+function subcommandHint(group: Command): string {
+  return `${commandPath(group)} <command>: ${subcommands(group).join(', ')} (--help on any)`;
+}
+
+/** A group given a word that is none of its subcommands fails as commander does for other groups. */
+function refuseUnknownSubcommand(group: Command): void {
+  const [word] = group.args;
+  if (word === undefined) return;
+  const known = subcommands(group).join(', ');
+  const message = `error: unknown command '${word}' for '${commandPath(group)}' (its commands: ${known})`;
+  group.error(message, { code: 'commander.unknownCommand' });
+}
+
+/** Whether a group ran with none of its own options: then it printed its status. */
+const bare = (options: Record<string, unknown>) =>
+  Object.values(options).every((value) => value === undefined);
+
 /** Commander calls an action with the arguments, then the options, then the command itself. */
 function action(spec: CommandSpec): (...params: unknown[]) => Promise<void> {
   return async (...params) => {
     const command = params.pop() as Command;
     const options = params.pop() as Record<string, unknown>;
+    if (spec.commands) refuseUnknownSubcommand(command);
     const globals = command.optsWithGlobals<GlobalOptions>();
     globals.config = configFileOption(globals.config);
     if (spec.readsOnly) globals.existingStore = true;
-    await spec.run!({ args: params, options, globals });
+    await spec.run!({ args: spec.commands ? [] : params, options, globals });
+    if (spec.commands && !globals.json && bare(options) && !process.exitCode)
+      println(`\n${subcommandHint(command)}`);
   };
 }
 
@@ -84,8 +121,15 @@ export function addCommands(parent: Command, table: readonly CommandSpec[]): voi
   for (const spec of table) {
     const command = parent.command(spec.name).description(spec.description);
     if (spec.alias) command.alias(spec.alias);
+    for (const argument of command.registeredArguments) {
+      const choices = spec.argumentChoices?.[argument.name()];
+      if (choices) argument.choices(choices);
+    }
     for (const option of spec.options ?? []) command.addOption(toOption(option));
     if (spec.commands) addCommands(command, spec.commands);
-    if (spec.run) command.action(action(spec));
+    if (!spec.run) continue;
+    command.action(action(spec));
+    // A group's extra word reaches its action, which names it as an unknown subcommand.
+    if (spec.commands) command.allowExcessArguments();
   }
 }

@@ -4,7 +4,6 @@
  */
 import { createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import type { Engram } from '../../app.js';
@@ -15,7 +14,7 @@ import type { CommandSpec } from './command.js';
 import { LOCAL_CONFIG, readWithoutFlag } from './config-file.js';
 import { type GlobalOptions, reportError, withEngram } from './context.js';
 import { importFileLines } from './import-lines.js';
-import { EMBEDDER_COMMAND, TRANSITION_COMMANDS } from './model-commands.js';
+import { EMBEDDER_COMMAND, modelsStatus, TRANSITION_COMMANDS } from './model-commands.js';
 import { printJson, println } from './output.js';
 import { int } from './parse.js';
 import { printable } from './printable.js';
@@ -41,7 +40,7 @@ function printSummary(report: ImportReport, refused: number, json: boolean): voi
   if (errors.some((e) => e.error?.message.includes('this import is confined to space')))
     process.stderr.write('engram: plain lines naming another space need --allow-spaces\n');
   println(
-    `imported ${summary.lines} lines: ${summary.created} created, ${summary.duplicate} duplicates, ${summary.imported} items restored, ${summary.exists} already present, ${summary.error} errors`,
+    `imported ${summary.lines} ${summary.lines === 1 ? 'line' : 'lines'}: ${summary.created} created, ${summary.duplicate} duplicates, ${summary.imported} items restored, ${summary.exists} already present, ${summary.error} errors`,
   );
 }
 
@@ -136,7 +135,7 @@ async function importFile(
 const exportCommand: CommandSpec<[string | undefined], { allSpaces?: boolean }> = {
   name: 'export [file]',
   description:
-    'export items, versions, status events, vectors, relations, lifecycle and dormant-recall state, sessions as JSONL (stdout by default)',
+    'export items, versions, status events, vectors, relations, lifecycle and dormant-recall state, sessions as JSONL (stdout by default); says what it wrote (on stderr when the lines go to stdout)',
   readsOnly: true,
   options: [
     {
@@ -147,14 +146,13 @@ const exportCommand: CommandSpec<[string | undefined], { allSpaces?: boolean }> 
   async run({ args: [file], options: o, globals: g }) {
     await withEngram(g, false, async (engram) => {
       const { exportLines } = await import('../../transfer/transfer.js');
+      const { countExport, printExportReport } = await import('./export-report.js');
       const space = o.allSpaces ? null : (g.space ?? engram.config.space);
-      const source = exportLines(engram, space);
-      const out = file && file !== '-' ? createWriteStream(file) : process.stdout;
-      const newline = new Transform({
-        objectMode: true,
-        transform: (line: string, _enc, cb) => cb(null, `${line}\n`),
-      });
-      await pipeline(source, newline, out, { end: out !== process.stdout });
+      const toFile = file !== undefined && file !== '-';
+      const counted = countExport(exportLines(engram, space), toFile ? resolve(file) : null, space);
+      const out = toFile ? createWriteStream(file) : process.stdout;
+      await pipeline(counted.lines, out, { end: out !== process.stdout });
+      printExportReport(counted.report(), g.json ?? false);
     });
   },
 };
@@ -174,7 +172,9 @@ const status: CommandSpec<[]> = {
 
 const models: CommandSpec = {
   name: 'models',
-  description: 'embedding models',
+  description: 'embedding models (alone: the models status)',
+  readsOnly: true,
+  run: modelsStatus,
   commands: [
     {
       name: 'prepare',

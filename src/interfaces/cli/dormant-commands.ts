@@ -13,6 +13,9 @@ import { int, repeat } from './parse.js';
 
 const views = () => import('./dormant-views.js');
 
+/** Events `dormant` given no subcommand shows. */
+const STATUS_EVENTS = 5;
+
 function category(value: string): DormantFeedback {
   if (!(DORMANT_FEEDBACK as readonly string[]).includes(value))
     throw new InvalidArgumentError(`must be one of ${DORMANT_FEEDBACK.join(', ')}`);
@@ -95,7 +98,15 @@ const calibrate: CommandSpec<[], { query?: string[]; sample: number }> = {
 export const DORMANT_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'dormant',
-    description: 'dormant recall (shadow experiment): review its log, inspect, give feedback',
+    description:
+      'dormant recall (shadow experiment): review its log, inspect, give feedback (alone: its mode and newest events)',
+    readsOnly: true,
     commands: [review, inspect, feedback, calibrate],
+    async run({ globals: g }) {
+      await withEngram(g, false, async (engram) => {
+        const r = await engram.dormantReview({ space: g.space, limit: STATUS_EVENTS });
+        await show(g, r, async (x) => (await views()).reviewTable(x));
+      });
+    },
   },
 ];

@@ -17,6 +17,9 @@ const views = () => import('./dream-views.js');
 
 const STAGES = DREAM_STAGES;
 
+/** Runs `dream` given no subcommand lists. */
+const STATUS_RUNS = 5;
+
 /** Diary entries the human view prints (--json prints all). */
 const ENTRIES_SHOWN = 20;
 
@@ -128,7 +131,14 @@ export const DREAM_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'dream',
     description:
-      'consolidation: preview, run, read diaries, undo a run, calibrate the duplicate thresholds',
+      'consolidation: preview, run, read diaries, undo a run, calibrate the duplicate thresholds (alone: the latest runs)',
+    readsOnly: true,
     commands: [preview, run, diary, runs, undo, calibrate],
+    async run({ globals: g }) {
+      await withEngram(g, false, async (engram) => {
+        const page = await engram.dreamRuns({ space: g.space, limit: STATUS_RUNS });
+        await show(g, page, async (p) => (await views()).runsText(p));
+      });
+    },
   },
 ];

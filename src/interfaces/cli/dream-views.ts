@@ -48,7 +48,7 @@ function areasCell(d: DiaryDetail): string {
 }
 
 function proposalTable(proposals: readonly PreviewEntry[]): string {
-  const t = table(['action', 'items', 'scores', 'areas', 'reason']);
+  const t = table(['action', 'items', 'scores', 'areas', 'reason'], { flex: 'reason' });
   for (const p of proposals)
     t.push([
       p.skip ? `${p.action} (left alone)` : p.action,
@@ -104,7 +104,7 @@ function runHead(run: DreamRun): string {
 }
 
 function stageTable(run: DreamRun): string {
-  const t = table(['stage', 'state', 'proposed', 'applied', 'skipped', 'note']);
+  const t = table(['stage', 'state', 'proposed', 'applied', 'skipped', 'note'], { flex: 'note' });
   for (const s of run.stages)
     t.push([s.stage, s.state, s.proposed, s.applied, s.skipped, s.note ?? '-']);
   return t.toString();
@@ -112,7 +112,9 @@ function stageTable(run: DreamRun): string {
 
 function entryLines(d: DreamDiary, shown: number): string[] {
   if (d.entries.length === 0) return ['no diary entries'];
-  const t = table(['#', 'stage', 'action', 'outcome', 'items', 'scores', 'areas', 'reason']);
+  const t = table(['#', 'stage', 'action', 'outcome', 'items', 'scores', 'areas', 'reason'], {
+    flex: 'reason',
+  });
   for (const e of d.entries.slice(0, shown))
     t.push([
       e.seq,

@@ -128,7 +128,9 @@ const rebuild: CommandSpec<[], { staleOnly?: boolean }> = {
 export const GRAPH_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'graph',
-    description: 'knowledge graph: entities, neighbours, hubs',
+    description: 'knowledge graph: entities, neighbours, hubs (alone: its stats)',
+    readsOnly: true,
     commands: [stats, neighbors, entities, hubs, rebuild],
+    run: stats.run,
   },
 ];

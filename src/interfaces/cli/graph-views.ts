@@ -20,9 +20,9 @@ function counts(byKey: Record<string, number>): string {
 
 /** The entities of `graph entities`. */
 export function entityTable(entities: readonly EntityInfo[]): string {
-  const t = table(['entity', 'type', 'mentions', 'degree', 'aliases']);
+  const t = table(['entity', 'type', 'mentions', 'degree', 'aliases'], { flex: 'aliases' });
   for (const e of entities)
-    t.push([short(e.name, 40), e.type, e.mentions, e.degree, short(e.aliases.join(', '), 40)]);
+    t.push([short(e.name, 40), e.type, e.mentions, e.degree, e.aliases.join(', ')]);
   return t.toString();
 }
 
@@ -51,7 +51,7 @@ export function neighborLines(r: NeighborsResult): string[] {
   ];
   if (r.entity.aliases.length) lines.push(`aliases: ${r.entity.aliases.join(', ')}`);
   if (r.neighbors.length === 0) return [...lines, 'no neighbours'];
-  const t = table(['#', 'entity', 'type', 'hops', 'edges', 'mentions', 'path']);
+  const t = table(['#', 'entity', 'type', 'hops', 'edges', 'mentions', 'path'], { flex: 'path' });
   r.neighbors.forEach((n, i) =>
     t.push([
       i + 1,
@@ -60,7 +60,7 @@ export function neighborLines(r: NeighborsResult): string[] {
       n.distance,
       n.edges.map((e) => `${e.type}×${e.weight}`).join(' '),
       n.entity.mentions,
-      short(n.path.join(' → '), 50),
+      n.path.join(' → '),
     ]),
   );
   return [...lines, t.toString()];

@@ -61,9 +61,16 @@ export function workerLine(w: WorkerState): string {
 
 function runningLines(jobs: readonly JobView[]): string[] {
   if (!jobs.length) return ['running: none'];
-  const t = table(['id', 'kind', 'space', 'age', 'duration', 'progress']);
+  const t = table(['id', 'kind', 'space', 'age', 'duration', 'progress'], { flex: 'progress' });
   for (const j of jobs)
-    t.push([j.id, j.kind, j.space ?? '*', span(j.age_ms), duration(j), progressText(j.progress)]);
+    t.push([
+      j.id,
+      j.kind,
+      j.space ?? '*',
+      span(j.age_ms),
+      duration(j),
+      progressText(j.progress, 200),
+    ]);
   return ['running:', t.toString()];
 }
 
@@ -84,7 +91,9 @@ function queuedLines(jobs: readonly JobView[]): string[] {
 
 function recentLines(jobs: readonly JobView[]): string[] {
   if (!jobs.length) return [];
-  const t = table(['id', 'kind', 'state', 'space', 'finished', 'duration', 'result']);
+  const t = table(['id', 'kind', 'state', 'space', 'finished', 'duration', 'result'], {
+    flex: 'result',
+  });
   for (const j of jobs)
     t.push([
       j.id,
@@ -93,7 +102,7 @@ function recentLines(jobs: readonly JobView[]): string[] {
       j.space ?? '*',
       when(j.finished_at),
       duration(j),
-      j.state === 'succeeded' ? progressText(j.progress) : shorten(j.last_error ?? '', 40),
+      j.state === 'succeeded' ? progressText(j.progress, 200) : (j.last_error ?? ''),
     ]);
   return ['recent:', t.toString()];
 }
@@ -101,15 +110,15 @@ function recentLines(jobs: readonly JobView[]): string[] {
 function failureLines(a: JobActivity): string[] {
   const lines: string[] = [];
   if (a.failures.length) {
-    const t = table(['kind', 'count', 'first seen', 'last seen', 'error']);
+    const t = table(['kind', 'count', 'first seen', 'last seen', 'error'], { flex: 'error' });
     for (const f of a.failures)
-      t.push([f.kind, f.count, when(f.first_seen), when(f.last_seen), shorten(f.error, 60)]);
+      t.push([f.kind, f.count, when(f.first_seen), when(f.last_seen), f.error]);
     lines.push('failed jobs (grouped):', t.toString());
   }
   if (a.item_failures.length) {
-    const t = table(['work', 'count', 'exhausted', 'last seen', 'error']);
+    const t = table(['work', 'count', 'exhausted', 'last seen', 'error'], { flex: 'error' });
     for (const f of a.item_failures)
-      t.push([f.work, f.count, f.exhausted, when(f.last_seen), shorten(f.error, 60)]);
+      t.push([f.work, f.count, f.exhausted, when(f.last_seen), f.error]);
     lines.push('failed items (grouped; retry with: engram jobs retry --items):', t.toString());
   }
   return lines;
@@ -130,7 +139,9 @@ export function activityText(a: JobActivity): string {
 /** The text of `jobs --state/--kind/--limit`: the matching jobs, newest first. */
 export function listText(page: { jobs: JobView[]; next_cursor: string | null }): string {
   if (!page.jobs.length) return 'no jobs';
-  const t = table(['id', 'kind', 'state', 'space', 'attempts', 'age', 'duration', 'error']);
+  const t = table(['id', 'kind', 'state', 'space', 'attempts', 'age', 'duration', 'error'], {
+    flex: 'error',
+  });
   for (const j of page.jobs)
     t.push([
       j.id,
@@ -140,7 +151,7 @@ export function listText(page: { jobs: JobView[]; next_cursor: string | null }):
       `${j.attempts}/${j.max_attempts}`,
       span(j.age_ms),
       duration(j),
-      j.last_error ? shorten(j.last_error, 50) : '-',
+      j.last_error ?? '-',
     ]);
   const more = page.next_cursor ? ['(more: raise --limit, or use --json for the cursor)'] : [];
   return [t.toString(), ...more].join('\n');

@@ -7,6 +7,7 @@ import type { MaintenanceReport } from '../../lifecycle/maintain.js';
 import { EXIT_CODES } from '../error-codes.js';
 import type { CommandSpec } from './command.js';
 import { withEngram } from './context.js';
+import { FULL_OPTION } from './memory-common.js';
 import { printJson, println, show } from './output.js';
 import { collect, int } from './parse.js';
 import { progress } from './progress.js';
@@ -51,15 +52,23 @@ const maintain: CommandSpec<[], { dryRun?: boolean; limit: number }> = {
 
 const ACTIONS = { reinforce: 'reinforce', revise: 'revise', 'let-go': 'let_go' } as const;
 
+/** What each action did, for its answer (`reinforced: ID ...`). */
+const DONE: Readonly<Record<keyof typeof ACTIONS, string>> = {
+  reinforce: 'reinforced',
+  revise: 'revised',
+  'let-go': 'let go',
+};
+
 type ReviewArgs = [string | undefined, string | undefined, string | undefined];
 
-const review: CommandSpec<ReviewArgs, { limit?: number; reason?: string }> = {
+const review: CommandSpec<ReviewArgs, { limit?: number; reason?: string; full?: boolean }> = {
   name: 'review [action] [id] [body]',
   description:
     'list memories fading toward the archive threshold by priority, or act on one: reinforce, revise (body from the argument or stdin with "-"), let-go',
   options: [
     { flags: '--limit <n>', description: 'how many to list', parse: int },
     { flags: '--reason <text>', description: 'why (recorded in history)' },
+    FULL_OPTION,
   ],
   async run({ args: [action, id, body], options: o, globals: g }) {
     // Listing only reads (an existing store); an action writes.
@@ -67,7 +76,7 @@ const review: CommandSpec<ReviewArgs, { limit?: number; reason?: string }> = {
     await withEngram(opened, action === 'revise' && 'writes', async (engram) => {
       if (action === undefined) {
         const list = await engram.review({ space: g.space, limit: o.limit });
-        return show(g, list, async (l) => (await views()).reviewText(l));
+        return show(g, list, async (l) => (await views()).reviewText(l, { full: o.full }));
       }
       const chosen = ACTIONS[action as keyof typeof ACTIONS];
       if (!chosen || !id)
@@ -85,7 +94,7 @@ const review: CommandSpec<ReviewArgs, { limit?: number; reason?: string }> = {
       if (g.json) printJson(memory);
       else
         println(
-          `${action}: ${id} (status ${memory.status}, strength ${memory.strength.toFixed(3)})`,
+          `${DONE[action as keyof typeof ACTIONS]}: ${id} (status ${memory.status}, strength ${memory.strength.toFixed(3)})`,
         );
     });
   },

@@ -14,16 +14,18 @@ function histogramLines(report: MaintenanceReport): string[] {
 
 function transitionLines(r: MaintenanceReport): string[] {
   if (!r.transitions.length) return [];
-  const t = table(['id', 'kind', 'area', 'change', 'reason', 'strength', 'importance']);
+  const t = table(['id', 'kind', 'area', 'change', 'strength', 'importance', 'reason'], {
+    flex: 'reason',
+  });
   for (const x of r.transitions.slice(0, 50))
     t.push([
       x.id,
       x.kind,
       shorten(x.area, 20),
       `${x.from} -> ${x.to}`,
-      x.reason,
       x.strength.toFixed(3),
       String(x.importance),
+      x.reason,
     ]);
   return [
     `transitions (${Math.min(50, r.transitions.length)} of ${r.transitions_total}):`,
@@ -64,19 +66,13 @@ export function maintenanceText(r: MaintenanceReport): string {
 }
 
 /** The text of `review` without an action: the memories fading toward the archive threshold. */
-export function reviewText(list: ReviewList): string {
+export function reviewText(list: ReviewList, options: { full?: boolean } = {}): string {
   if (!list.items.length)
     return `nothing to review (window ${list.window.low}-${list.window.high} in space ${list.space})`;
-  const t = table([
-    'id',
-    'kind',
-    'strength',
-    'importance',
-    'uses',
-    'archive in',
-    'priority',
-    'memory',
-  ]);
+  const t = table(
+    ['id', 'kind', 'strength', 'importance', 'uses', 'archive in', 'priority', 'memory'],
+    { flex: 'memory', full: options.full },
+  );
   for (const i of list.items)
     t.push([
       i.id,
@@ -86,7 +82,7 @@ export function reviewText(list: ReviewList): string {
       String(i.use_count),
       i.days_to_archive === null ? '-' : `${Math.round(i.days_to_archive)} d`,
       i.priority.toFixed(2),
-      shorten(i.title ? `${i.title}: ${i.body}` : i.body, 50),
+      i.title ? `${i.title}: ${i.body}` : i.body,
     ]);
   return [
     t.toString(),

@@ -26,6 +26,13 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
   { flags: '--updated-before <iso>', description: 'updated before this ISO time' },
 ];
 
+/** The option that shows whole bodies in a table instead of one line cut to the terminal. */
+export const FULL_OPTION: OptionSpec = {
+  flags: '--full',
+  description:
+    'show whole bodies, wrapped (default: one line each, cut with … to fit $COLUMNS, else the terminal width, else 100 columns)',
+};
+
 /** The parsed filter flags. */
 export type FilterFlags = {
   kind?: Kind[];

@@ -4,22 +4,29 @@ import { shorten } from './output.js';
 import { printable, printableLine } from './printable.js';
 import { table } from './table.js';
 
-function width(): number {
-  return Math.max(80, process.stdout.columns ?? 120);
+/** How a table of memories shows bodies: cut to one line (default), or whole with `full`. */
+export interface BodyOptions {
+  full?: boolean;
 }
 
+/** A memory's text in a table: its title, then its body. */
+const bodyText = (m: { title: string | null; body: string }): string =>
+  m.title ? `${m.title}: ${m.body}` : m.body;
+
 /** A table of memories for `list`. */
-export function memoryTable(items: readonly Memory[]): string {
-  const bodyWidth = Math.max(20, width() - 70);
-  const t = table(['id', 'kind', 'area', 'status', 'updated', 'body']);
+export function memoryTable(items: readonly Memory[], options: BodyOptions = {}): string {
+  const t = table(['id', 'kind', 'area', 'status', 'updated', 'body'], {
+    flex: 'body',
+    full: options.full,
+  });
   for (const m of items)
     t.push([
       m.id,
       m.kind,
-      shorten(m.area, 20),
+      options.full ? m.area : shorten(m.area, 24),
       m.status + (m.pinned ? ' 📌' : ''),
       m.updated_at.slice(0, 10),
-      shorten(m.title ? `${m.title}: ${m.body}` : m.body, bodyWidth),
+      bodyText(m),
     ]);
   return t.toString();
 }
@@ -31,30 +38,30 @@ function graphCell(channels: RecallResponse['hits'][number]['channels']): string
   return shorten(`${channels.graph}${path}`, 24);
 }
 
-/** A table of recall hits for `search`, with the per-channel ranks that explain each hit. */
-export function recallTable(result: RecallResponse): string {
+/**
+ * A table of recall hits for `search`, with the per-channel ranks that explain each hit: `kw`
+ * (keyword), `vec` (vector), and `graph` (hops and entity path) and `time` when they found one.
+ */
+export function recallTable(result: RecallResponse, options: BodyOptions = {}): string {
   // The graph column (hops and entity path) appears only when the graph explains some hit.
   // The time column likewise, only when the query named a date and the time channel found a hit.
   const graph = result.hits.some((h) => h.channels.graph !== undefined);
   const time = result.hits.some((h) => h.channels.time !== undefined);
   // The relevance column appears when the decision stage judged the hits.
   const relevance = result.hits.some((h) => h.relevance !== undefined);
-  const bodyWidth = Math.max(
-    20,
-    width() - (graph ? 100 : 75) - (time ? 7 : 0) - (relevance ? 10 : 0),
-  );
-  const t = table([
+  const head = [
     '#',
     ...(relevance ? ['relevance'] : []),
     'score',
-    'keyword',
-    'vector',
+    'kw',
+    'vec',
     ...(graph ? ['graph'] : []),
     ...(time ? ['time'] : []),
     'id',
     'kind',
     'body',
-  ]);
+  ];
+  const t = table(head, { flex: 'body', full: options.full });
   result.hits.forEach((h, i) =>
     t.push([
       String(i + 1),
@@ -66,7 +73,7 @@ export function recallTable(result: RecallResponse): string {
       ...(time ? [h.channels.time ?? '-'] : []),
       h.id,
       h.kind,
-      shorten(`${sourceLabel(h)}${h.title ? `${h.title}: ${h.body}` : h.body}`, bodyWidth),
+      `${sourceLabel(h)}${bodyText(h)}`,
     ]),
   );
   const notes = result.degraded.map((d) => `degraded: ${d.channel} channel (${d.reason})`);

@@ -4,7 +4,7 @@
  */
 import type { Engram } from '../../app.js';
 import type { UseModelResult } from '../../service/transitions.js';
-import type { CommandSpec } from './command.js';
+import type { Call, CommandSpec } from './command.js';
 import { withEngram } from './context.js';
 import { printJson, println, show } from './output.js';
 import { int } from './parse.js';
@@ -46,15 +46,18 @@ const use: CommandSpec<[string], { wait?: boolean }> = {
   },
 };
 
+/** `models status`, and `models` given no subcommand: the published model and any transition. */
+export async function modelsStatus({ globals: g }: Call): Promise<void> {
+  await withEngram(g, false, async (engram) => {
+    await show(g, await engram.modelsStatus(), async (s) => (await views()).modelsStatusText(s));
+  });
+}
+
 const status: CommandSpec = {
   name: 'status',
   description: 'the published model, a running transition (progress, rate, ETA) and standby models',
   readsOnly: true,
-  async run({ globals: g }) {
-    await withEngram(g, false, async (engram) => {
-      await show(g, await engram.modelsStatus(), async (s) => (await views()).modelsStatusText(s));
-    });
-  },
+  run: modelsStatus,
 };
 
 const rollback: CommandSpec<[], { wait?: boolean }> = {
@@ -93,10 +96,24 @@ const prune: CommandSpec = {
 /** The transition subcommands of `models`. */
 export const TRANSITION_COMMANDS: readonly CommandSpec[] = [use, status, rollback, prune];
 
-/** `embedder status`. */
+/** Failures `embedder status` lists by default. */
+const FAILURES_SHOWN = 20;
+
+/** `embedder status`, and `embedder` given no subcommand. */
+async function embedderStatus({ options: o, globals: g }: Call): Promise<void> {
+  await withEngram(g, false, async (engram) => {
+    const limit = (o as { limit?: number }).limit ?? FAILURES_SHOWN;
+    const s = await engram.embedderStatus({ space: g.space, limit });
+    await show(g, s, async (v) => (await views()).embedderStatusText(v));
+  });
+}
+
+/** `embedder status`; `embedder` alone prints the same. */
 export const EMBEDDER_COMMAND: CommandSpec = {
   name: 'embedder',
-  description: 'the embedding queue, pending items, failures and provider availability',
+  description:
+    'the embedding queue, pending items, failures and provider availability (alone: its status)',
+  readsOnly: true,
   commands: [
     {
       name: 'status',
@@ -104,17 +121,15 @@ export const EMBEDDER_COMMAND: CommandSpec = {
         'queued and in-flight work by priority, vector-pending items, failures with reasons, availability',
       readsOnly: true,
       options: [
-        { flags: '--limit <n>', description: 'failures listed at most', parse: int, default: 20 },
+        {
+          flags: '--limit <n>',
+          description: 'failures listed at most',
+          parse: int,
+          default: FAILURES_SHOWN,
+        },
       ],
-      async run({ options: o, globals: g }) {
-        await withEngram(g, false, async (engram) => {
-          const s = await engram.embedderStatus({
-            space: g.space,
-            limit: (o as { limit: number }).limit,
-          });
-          await show(g, s, async (v) => (await views()).embedderStatusText(v));
-        });
-      },
+      run: embedderStatus,
     },
   ],
+  run: embedderStatus,
 };

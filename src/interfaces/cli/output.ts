@@ -1,6 +1,7 @@
 /** CLI output: exact JSON with --json, human text otherwise (its renderer is loaded only then). */
 import type { GlobalOptions } from './context.js';
 import { printable, printableLine } from './printable.js';
+import { truncate } from './text-width.js';
 
 /** Writes a value as JSON (one document) to stdout. */
 export function printJson(value: unknown): void {
@@ -22,8 +23,7 @@ export async function show<T>(
   else println(await human(value));
 }
 
-/** Cuts a text to one line of at most `max` characters (its other controls shown escaped). */
+/** Cuts a text to one line of at most `max` columns (its other controls shown escaped). */
 export function shorten(text: string, max: number): string {
-  const flat = printableLine(text.replace(/\s+/gu, ' ').trim());
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return truncate(printableLine(text.replace(/\s+/gu, ' ').trim()), max);
 }

@@ -8,7 +8,9 @@ import { ENGRAM_VERSION } from '../version.js';
 import { AREA_COMMANDS } from './area-commands.js';
 import { AUTORECALL_COMMANDS } from './autorecall-commands.js';
 import { addCommands, type CommandSpec } from './command.js';
+import { COMPLETION_COMMAND } from './completion-command.js';
 import { DATA_COMMANDS } from './data-commands.js';
+import { DOCTOR_COMMAND } from './doctor-command.js';
 import { DORMANT_COMMANDS } from './dormant-commands.js';
 import { DREAM_COMMANDS } from './dream-commands.js';
 import { GRAPH_COMMANDS } from './graph-commands.js';
@@ -33,6 +35,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...SESSION_COMMANDS,
   ...DREAM_COMMANDS,
   ...AREA_COMMANDS,
+  DOCTOR_COMMAND,
+  COMPLETION_COMMAND,
 ];
 
 /** Builds the whole command tree. */

@@ -4,7 +4,13 @@
  */
 import type { CommandSpec } from './command.js';
 import { withEngram } from './context.js';
-import { FILTER_OPTIONS, type FilterFlags, filters, showMemory } from './memory-common.js';
+import {
+  FILTER_OPTIONS,
+  type FilterFlags,
+  filters,
+  FULL_OPTION,
+  showMemory,
+} from './memory-common.js';
 import { printJson, println, show } from './output.js';
 import { int, weight } from './parse.js';
 
@@ -21,7 +27,12 @@ const get: CommandSpec<[string]> = {
   },
 };
 
-type ListFlags = FilterFlags & { limit: number; order: 'updated' | 'created'; cursor?: string };
+type ListFlags = FilterFlags & {
+  limit: number;
+  order: 'updated' | 'created';
+  cursor?: string;
+  full?: boolean;
+};
 
 const list: CommandSpec<[], ListFlags> = {
   name: 'list',
@@ -37,6 +48,7 @@ const list: CommandSpec<[], ListFlags> = {
       default: 'updated',
     },
     { flags: '--cursor <cursor>', description: 'cursor printed by the previous page' },
+    FULL_OPTION,
   ],
   async run({ options: o, globals: g }) {
     await withEngram(g, false, async (engram) => {
@@ -48,7 +60,8 @@ const list: CommandSpec<[], ListFlags> = {
         cursor: o.cursor,
       });
       if (g.json) return printJson(page);
-      println(page.items.length ? (await views()).memoryTable(page.items) : 'no memories');
+      const full = { full: o.full };
+      println(page.items.length ? (await views()).memoryTable(page.items, full) : 'no memories');
       if (page.next_cursor) println(`more: engram list --cursor ${page.next_cursor}`);
     });
   },
@@ -59,6 +72,7 @@ type SearchFlags = FilterFlags & {
   rerank?: boolean;
   decision?: 'on' | 'off';
   weight?: Record<string, number>;
+  full?: boolean;
 };
 
 const search: CommandSpec<[string], SearchFlags> = {
@@ -85,6 +99,7 @@ const search: CommandSpec<[string], SearchFlags> = {
         'fusion weight of a channel for this search: keyword, vector, graph or time (repeatable; 0 turns it off)',
       parse: weight,
     },
+    FULL_OPTION,
   ],
   async run({ args: [query], options: o, globals: g }) {
     await withEngram(g, true, async (engram) => {
@@ -97,7 +112,7 @@ const search: CommandSpec<[string], SearchFlags> = {
         weights: o.weight,
         ...filters(o),
       });
-      await show(g, result, async (r) => (await views()).recallTable(r));
+      await show(g, result, async (r) => (await views()).recallTable(r, { full: o.full }));
     });
   },
 };

@@ -24,6 +24,9 @@ import type { ImportedSession } from './session-views.js';
 
 const views = () => import('./session-views.js');
 
+/** Sessions `sessions` given no subcommand lists. */
+const STATUS_SESSIONS = 10;
+
 /** Sessions sent to the service per call (a batch is validated record by record). */
 const BATCH = 100;
 
@@ -218,7 +221,15 @@ const purge: CommandSpec<[string], ChangeFlags & { yes?: boolean }> = {
 export const SESSION_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'sessions',
-    description: 'past conversations: import transcripts, list, show, search, purge',
+    description:
+      'past conversations: import transcripts, list, show, search, purge (alone: the newest sessions)',
+    readsOnly: true,
     commands: [importCommand, list, showCommand, search, purge],
+    async run({ globals: g }) {
+      await withEngram(g, false, async (engram) => {
+        const page = await engram.listSessions({ space: g.space, limit: STATUS_SESSIONS });
+        await show(g, page, async (p) => (await views()).listText(p));
+      });
+    },
   },
 ];

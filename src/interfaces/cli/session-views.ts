@@ -70,9 +70,9 @@ function when(iso: string | null): string {
 /** A listing as a table, with the cursor of the next page. */
 export function listText(page: SessionPage): string {
   if (page.sessions.length === 0) return 'no sessions';
-  const t = table(['id', 'started', 'agent', 'turns', 'title']);
+  const t = table(['id', 'started', 'agent', 'turns', 'title'], { flex: 'title' });
   for (const s of page.sessions)
-    t.push([s.id, when(s.started_at), s.agent ?? '-', s.turn_count, shorten(s.title ?? '-', 60)]);
+    t.push([s.id, when(s.started_at), s.agent ?? '-', s.turn_count, s.title ?? '-']);
   const next = page.next_cursor ? `\nmore: --cursor ${page.next_cursor}` : '';
   return `${t.toString()}${next}`;
 }

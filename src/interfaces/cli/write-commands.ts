@@ -142,9 +142,12 @@ const revise: CommandSpec<[string, string | undefined], ReviseFlags> = {
   },
 };
 
-/** A command acting on one memory id with one service call; prints `NAME: ID` or the JSON. */
+/**
+ * A command acting on one memory id with one service call; prints what became of it (`DONE: ID`,
+ * e.g. `forgotten: 01J...`) or the JSON.
+ */
 function idCommand(
-  name: string,
+  [name, done]: [string, string],
   description: string,
   act: (engram: Engram, id: string, call: Call<unknown[], ChangeFlags>) => Promise<Memory>,
 ): CommandSpec<[string], ChangeFlags> {
@@ -155,7 +158,7 @@ function idCommand(
     async run(call) {
       const [id] = call.args;
       await withEngram(call.globals, false, async (engram) =>
-        showMemory(call.globals, await act(engram, id, call), `${name}: ${id}`),
+        showMemory(call.globals, await act(engram, id, call), `${done}: ${id}`),
       );
     },
   };
@@ -300,16 +303,18 @@ const relate: CommandSpec<[string, string], RelateFlags> = {
 export const WRITE_COMMANDS: readonly CommandSpec[] = [
   remember,
   revise,
-  idCommand('forget', 'hide a memory from recall (reversible with restore)', (e, id, call) =>
-    e.forget(id, change(call)),
+  idCommand(
+    ['forget', 'forgotten'],
+    'hide a memory from recall (reversible with restore)',
+    (e, id, call) => e.forget(id, change(call)),
   ),
   idCommand(
-    'restore',
+    ['restore', 'restored'],
     'bring back a forgotten, archived, superseded or merged memory',
     (e, id, call) => e.restore(id, change(call)),
   ),
-  idCommand('pin', 'pin a memory', (e, id, call) => e.pin(id, change(call))),
-  idCommand('unpin', 'unpin a memory', (e, id, call) => e.unpin(id, change(call))),
+  idCommand(['pin', 'pinned'], 'pin a memory', (e, id, call) => e.pin(id, change(call))),
+  idCommand(['unpin', 'unpinned'], 'unpin a memory', (e, id, call) => e.unpin(id, change(call))),
   purge,
   move,
   tag,

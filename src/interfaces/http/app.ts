@@ -25,7 +25,6 @@ import { errorResponse } from './errors.js';
 import { registerAreaRoutes } from './routes/areas.js';
 import { registerChangeRoutes } from './routes/changes.js';
 import type { HttpApp, RouteDeps } from './routes/common.js';
-import { HttpWriteSessions, SESSION_HEADER } from './write-sessions.js';
 import { registerDormantRoutes } from './routes/dormant.js';
 import { registerDreamRoutes } from './routes/dreams.js';
 import { registerGraphRoutes } from './routes/graph.js';
@@ -42,6 +41,7 @@ import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerTransferRoutes } from './routes/transfer.js';
 import { requestSchemas } from './schemas.js';
+import { HttpWriteSessions, SESSION_HEADER } from './write-sessions.js';
 
 /** Requests and streams in flight, so shutdown can wait for them. */
 export class InFlight {

@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 
-import { EngramError } from '../../domain/errors.js';
+import { EngramError, isEngramError } from '../../domain/errors.js';
 import type { HttpEnv } from './env.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
@@ -47,7 +47,10 @@ function decodeUtf8(bytes: Uint8Array, details: Record<string, unknown>): string
 export function parseJsonBody(maxBytes: number): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const type = c.req.header('content-type');
-    if (!type || !JSON_TYPE.test(type)) return next();
+    if (!type || !JSON_TYPE.test(type)) {
+      if (!type && !announcesBody(c.req.header.bind(c.req))) c.set('emptyBody', true);
+      return next();
+    }
     // On a Node server, read the request itself: it skips building a web stream for every body.
     const source = c.env?.incoming ?? c.req.raw.body;
     if (!source) return next();
@@ -55,8 +58,12 @@ export function parseJsonBody(maxBytes: number): MiddlewareHandler<HttpEnv> {
       throw tooLarge('request body', maxBytes, { field: '(body)' });
     const chunks = source as unknown as AsyncIterable<Uint8Array>;
     let text = decodeUtf8(await readLimited(chunks, maxBytes), { field: '(body)' });
-    // Some clients send a JSON content type with no body: treat it as an empty object.
-    if (text.trim() === '') text = '{}';
+    // Some clients send a JSON content type with no body: treat it as an empty object (a route
+    // whose fields are all optional then runs; one that needs a field says the body is empty).
+    if (text.trim() === '') {
+      c.set('emptyBody', true);
+      text = '{}';
+    }
     try {
       JSON.parse(text);
     } catch (err) {
@@ -71,6 +78,39 @@ export function parseJsonBody(maxBytes: number): MiddlewareHandler<HttpEnv> {
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     await next();
   };
+}
+
+/** Whether a request's headers announce body bytes (a length above 0, or a chunked body). */
+function announcesBody(header: (name: string) => string | undefined): boolean {
+  return Number(header('content-length') ?? 0) > 0 || header('transfer-encoding') !== undefined;
+}
+
+interface Issue {
+  field: string;
+  rule: string;
+}
+
+/** A zod rule broken only because the value is absent. */
+const isMissing = (issue: Issue) => /received undefined|required/i.test(issue.rule);
+
+/**
+ * The error for a request sent without a body that needs one: instead of naming each absent field
+ * as if it had been sent wrong, it says the body is empty and which fields it must carry. Other
+ * errors, and errors of requests that had a body, pass through unchanged.
+ */
+export function explainEmptyBody(err: unknown, emptyBody: boolean): unknown {
+  if (!emptyBody || !isEngramError(err) || err.code !== 'INVALID_INPUT') return err;
+  const { details } = err;
+  const issues = (details.issues as Issue[] | undefined) ?? [
+    { field: String(details.field ?? ''), rule: String(details.rule ?? '') },
+  ];
+  if (issues.length === 0 || !issues.every(isMissing)) return err;
+  const fields = [...new Set(issues.map((i) => i.field))];
+  return new EngramError(
+    'INVALID_INPUT',
+    `request body is empty: send a JSON object with ${fields.join(', ')} (Content-Type: application/json)`,
+    { field: '(body)', rule: 'a JSON object', missing: fields },
+  );
 }
 
 /** Caps of a JSONL stream. */

@@ -14,5 +14,7 @@ export interface HttpEnv {
     principal: Principal;
     /** The validated space of a `/v1/spaces/{space}/...` route, once authorized. */
     space: string;
+    /** Set by the JSON body parser when a route that reads a body was sent none (./body.ts). */
+    emptyBody: boolean;
   };
 }

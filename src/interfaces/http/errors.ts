@@ -11,6 +11,7 @@ import { EngramError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/log.js';
 import { edgeError, ERROR_RULES } from '../error-codes.js';
 import type { ErrorBody } from '../responses/errors.js';
+import { explainEmptyBody } from './body.js';
 import type { HttpEnv } from './env.js';
 
 /** Framework exceptions (raised before engram code runs) as engram errors; others unchanged. */
@@ -49,7 +50,7 @@ export function errorResponse(c: Context<HttpEnv>, err: unknown, log: Logger): R
     log.info('client left before the response', { request_id: requestId });
     return c.body(null, 400);
   }
-  const e = publicError(err, log, requestId);
+  const e = publicError(explainEmptyBody(err, c.get('emptyBody') === true), log, requestId);
   const body: ErrorBody = { error: e.toJSON() };
   if (e.code === 'UNAUTHORIZED') c.header('WWW-Authenticate', 'Bearer realm="engram"');
   return c.json(body, ERROR_RULES[e.code].http as ContentfulStatusCode);

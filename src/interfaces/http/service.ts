@@ -55,19 +55,31 @@ function refuseOpenBind({ host, tokens }: Config['server']): void {
     );
 }
 
+/**
+ * Why the server cannot listen: the address is taken (ADDRESS_IN_USE, its own exit code), or the
+ * configuration names an address this machine cannot bind (CONFIG_INVALID).
+ */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): EngramError {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (err.code === 'EADDRINUSE')
+    return new EngramError(
+      'ADDRESS_IN_USE',
+      `address in use: another process already listens on ${where}; stop it, or serve elsewhere with \`engram serve --port <port>\` (or server.port)`,
+      { field: 'server.port', rule: 'a free port', port },
+    );
+  return new EngramError(
+    'CONFIG_INVALID',
+    `cannot listen on ${where}: ${err.code ?? err.message}`,
+    {
+      field: err.code === 'EADDRNOTAVAIL' ? 'server.host' : 'server.port',
+      rule: 'an address this machine can bind',
+    },
+  );
+}
+
 function listen(server: NodeServer, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) =>
-      reject(
-        new EngramError(
-          'CONFIG_INVALID',
-          `cannot listen on ${host}:${port}: ${err.code ?? err.message}`,
-          {
-            field: 'server.port',
-            rule: 'a free port',
-          },
-        ),
-      );
+    const onError = (err: NodeJS.ErrnoException) => reject(listenError(err, host, port));
     server.once('error', onError);
     server.once('listening', () => {
       server.off('error', onError);

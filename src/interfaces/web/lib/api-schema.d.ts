@@ -89,7 +89,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -146,7 +146,7 @@ export interface paths {
                         "application/json": components["schemas"]["Health"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -263,7 +263,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -373,7 +373,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -485,7 +485,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -595,7 +595,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -710,7 +710,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -771,7 +771,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -870,7 +870,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -980,7 +980,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1100,7 +1100,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1224,7 +1224,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1332,7 +1332,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1451,7 +1451,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1579,7 +1579,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1700,7 +1700,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1808,7 +1808,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1919,7 +1919,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2023,7 +2023,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2135,7 +2135,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2255,7 +2255,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2366,7 +2366,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2477,7 +2477,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2593,7 +2593,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2709,7 +2709,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2812,7 +2812,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2921,7 +2921,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3037,7 +3037,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3145,7 +3145,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3258,7 +3258,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3375,7 +3375,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3491,7 +3491,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3609,7 +3609,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3729,7 +3729,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3849,7 +3849,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3963,7 +3963,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4087,7 +4087,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4211,7 +4211,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4239,7 +4239,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Records the memory as the next turn of this session (`source.session`, `source.turn`) unless the body names its own session; turns continue after those stored. A body with `source.session` and no `source.turn` is numbered the same way. */
+                    "engram-session"?: string;
+                };
                 path: {
                     space: string;
                 };
@@ -4323,7 +4326,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4432,7 +4435,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4536,7 +4539,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4641,7 +4644,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4746,7 +4749,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4867,7 +4870,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4986,7 +4989,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5101,7 +5104,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5223,7 +5226,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5332,7 +5335,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5442,7 +5445,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5562,7 +5565,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5683,7 +5686,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5805,7 +5808,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5927,7 +5930,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6042,7 +6045,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6079,12 +6082,15 @@ export interface paths {
         put?: never;
         /**
          * Remember many memories in one transaction
-         * @description Each item is validated on its own: a bad item fails alone with its error, the others are stored. Items are stored in the space of the path; an item naming another space fails.
+         * @description Each item is validated on its own: a bad item fails alone with its error, the others are stored. Items are stored in the space of the path; an item naming another space fails. With `Engram-Session`, the items without a session of their own are that session's next turns, in order.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Records the memory as the next turn of this session (`source.session`, `source.turn`) unless the body names its own session; turns continue after those stored. A body with `source.session` and no `source.turn` is numbered the same way. */
+                    "engram-session"?: string;
+                };
                 path: {
                     space: string;
                 };
@@ -6159,7 +6165,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6283,7 +6289,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6400,7 +6406,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6510,7 +6516,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6634,7 +6640,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6749,7 +6755,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6852,7 +6858,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6961,7 +6967,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7065,7 +7071,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7181,7 +7187,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7292,7 +7298,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7399,7 +7405,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7506,7 +7512,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). */
+                /** @description Server fault: the configuration is invalid (CONFIG_INVALID), or INTERNAL (details only in the server log). ADDRESS_IN_USE shares this status but stops a service from starting, so no request gets it. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7880,7 +7886,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "NOT_FOUND" | "CONFLICT" | "CONFIG_INVALID" | "STORE_UNAVAILABLE" | "STORE_BUSY" | "STORE_READ_ONLY" | "EMBEDDER_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "PAYLOAD_TOO_LARGE" | "INTERNAL";
+                code: "INVALID_INPUT" | "NOT_FOUND" | "CONFLICT" | "CONFIG_INVALID" | "STORE_UNAVAILABLE" | "STORE_BUSY" | "STORE_READ_ONLY" | "EMBEDDER_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "PAYLOAD_TOO_LARGE" | "ADDRESS_IN_USE" | "INTERNAL";
                 details: {
                     [key: string]: unknown;
                 };
