@@ -26,9 +26,12 @@ import { type Finished, killRunning, ROOT, startNode } from './fixtures/processe
 import { tempDir } from './helpers.js';
 import { admin, dropSchema, PG_URL, pgConfig, randomSchema } from './postgres-helpers.js';
 
-const SQLITE_TRIALS = 24;
-const PG_TRIALS = 4;
-const SEED = 0x5eed_2026;
+// bench/faults runs more trials with other seeds through these variables.
+const SQLITE_TRIALS = Number(process.env.ENGRAM_FAULT_TRIALS ?? 24);
+const PG_TRIALS = Number(process.env.ENGRAM_FAULT_PG_TRIALS ?? 4);
+const SEED = Number(process.env.ENGRAM_FAULT_SEED ?? 0x5eed_2026);
+/** Time for a test of `trials` trials (a trial takes a few seconds on a loaded 2-core machine). */
+const budget = (trials: number) => Math.max(240_000, trials * 10_000);
 /** Each trial's writer is killed after 1..MAX_ACKS acknowledged writes. */
 const MAX_ACKS = 40;
 
@@ -368,47 +371,55 @@ async function writesAfterKills(store: ConfigInput['store'], ledger: Ledger): Pr
 }
 
 describe('SIGKILL during writes (SQLite)', () => {
-  it(`keeps every acknowledged write through ${SQLITE_TRIALS} kills on one store file`, async () => {
-    const path = join(tempDir('engram-kill-'), 'engram.db');
-    const ledger = newLedger();
-    // The last writer is not killed: it finishes its writes and closes the store.
-    const stops = [...killPoints(SEED, SQLITE_TRIALS), { count: 10 }];
-    let ready = 0;
-    await runTrials(
-      stops,
-      (trial) => ['sqlite', path, '-', trialTag(trial), String(SEED + trial)],
-      ledger,
-      () => {
-        ready = checkSqliteFile(path, ledger);
-        checkFtsOnCopy(path);
-      },
-    );
-    // Writes embed within the write budget: the vector checks above looked at real vectors.
-    expect(ready).toBeGreaterThan(0);
-    const store = openSqliteStore({ path });
-    try {
-      expect(await store.integrityCheck()).toEqual({ ok: true, problems: [] });
-    } finally {
-      await store.close();
-    }
-    await writesAfterKills({ backend: 'sqlite', path }, ledger);
-  }, 240_000);
+  it(
+    `keeps every acknowledged write through ${SQLITE_TRIALS} kills on one store file`,
+    async () => {
+      const path = join(tempDir('engram-kill-'), 'engram.db');
+      const ledger = newLedger();
+      // The last writer is not killed: it finishes its writes and closes the store.
+      const stops = [...killPoints(SEED, SQLITE_TRIALS), { count: 10 }];
+      let ready = 0;
+      await runTrials(
+        stops,
+        (trial) => ['sqlite', path, '-', trialTag(trial), String(SEED + trial)],
+        ledger,
+        () => {
+          ready = checkSqliteFile(path, ledger);
+          checkFtsOnCopy(path);
+        },
+      );
+      // Writes embed within the write budget: the vector checks above looked at real vectors.
+      expect(ready).toBeGreaterThan(0);
+      const store = openSqliteStore({ path });
+      try {
+        expect(await store.integrityCheck()).toEqual({ ok: true, problems: [] });
+      } finally {
+        await store.close();
+      }
+      await writesAfterKills({ backend: 'sqlite', path }, ledger);
+    },
+    budget(SQLITE_TRIALS),
+  );
 });
 
 describe.skipIf(!PG_URL)('SIGKILL during writes (PostgreSQL)', () => {
-  it(`keeps every acknowledged write through ${PG_TRIALS} kills on one schema`, async () => {
-    const schema = randomSchema('engram_kill');
-    const ledger = newLedger();
-    try {
-      await runTrials(
-        killPoints(SEED ^ 0xbeef, PG_TRIALS),
-        (trial) => ['postgres', PG_URL!, schema, trialTag(trial), String(SEED + 100 + trial)],
-        ledger,
-        () => checkPostgres(schema, ledger),
-      );
-      await writesAfterKills(pgConfig(schema).store, ledger);
-    } finally {
-      await dropSchema(schema);
-    }
-  }, 240_000);
+  it(
+    `keeps every acknowledged write through ${PG_TRIALS} kills on one schema`,
+    async () => {
+      const schema = randomSchema('engram_kill');
+      const ledger = newLedger();
+      try {
+        await runTrials(
+          killPoints(SEED ^ 0xbeef, PG_TRIALS),
+          (trial) => ['postgres', PG_URL!, schema, trialTag(trial), String(SEED + 100 + trial)],
+          ledger,
+          () => checkPostgres(schema, ledger),
+        );
+        await writesAfterKills(pgConfig(schema).store, ledger);
+      } finally {
+        await dropSchema(schema);
+      }
+    },
+    budget(PG_TRIALS),
+  );
 });

@@ -95,6 +95,8 @@ const SCRIPT = join(import.meta.dirname, '..', 'scripts', 'ci', 'postgres.sh');
 export interface OwnServer {
   url: string;
   pause(): void;
+  /** Stops the server at once (`pg_ctl -m immediate`): no checkpoint, recovery from WAL at resume. */
+  crash(): void;
   resume(): void;
   stop(): void;
 }
@@ -117,6 +119,7 @@ export function startOwnServer(options: { withoutPgvector?: boolean } = {}): Own
   return {
     url,
     pause: () => void script(['pause', ...state]),
+    crash: () => void script(['crash', ...state]),
     resume: () => void script(['resume', ...state]),
     stop() {
       script(['stop', ...state]);

@@ -19,9 +19,9 @@ import { scoreRanking } from '../lib/metrics.js';
 import {
   buildConversationStore,
   type ConversationTemplate,
+  openCopy,
   type Protocol,
   PROTOCOLS,
-  openCopy,
   rankedDiaIds,
 } from './engram-store.js';
 import { type QuestionRun, summarise, summariseSplits, type VariantResult } from './report.js';

@@ -3,7 +3,8 @@
  * item primary keys. The index file is named after the change-log position it covers and a small
  * JSON sidecar points at the current one; both are written to a temporary name and renamed, so a
  * reader in another process only ever sees a complete file, and a checksum in the sidecar keeps a
- * damaged file from ever being loaded.
+ * damaged file from ever being loaded. A saved file never holds the vector of a deleted point
+ * (ann-scrub.ts zeroes them before the file is named).
  *
  * hnswlib-node rather than usearch: hnswlib-node 3.0.0 is installed, builds here and measured
  * recall@10 >= 0.98 at 100k with m 16 / ef_construction 100 / ef_search 400 (bench/scale); usearch
@@ -26,6 +27,8 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 
 import type hnswlib from 'hnswlib-node';
+
+import { scrubIndexFiles, sealIndexFile } from './ann-scrub.js';
 
 // The native addon is required when the first index is made or loaded, not imported: most stores
 // stay below `store.ann.min_items` and most commands never search vectors.
@@ -61,6 +64,8 @@ export interface IndexSidecar {
   written_at: number;
 }
 
+/** No label to mark deleted: sealing a save only zeroes the points already deleted. */
+const NO_LABELS: ReadonlySet<number> = new Set();
 /** Labels are kept in a byte map indexed by label, so they stay below this bound. */
 const LABEL_MAX = 2 ** 28;
 /** Old index files are removed only when this old, so a reader that just read the sidecar still finds its file. */
@@ -209,7 +214,7 @@ export class IndexFiles {
   private readonly dir: string;
 
   constructor(
-    storePath: string,
+    private readonly storePath: string,
     private readonly storeId: string,
     readonly model: string,
     readonly dimension: number,
@@ -253,6 +258,11 @@ export class IndexFiles {
     }
   }
 
+  /** Removes the vectors of `labels` (deleted from the store) from every index file beside the store. */
+  scrub(labels: readonly number[]): Promise<void> {
+    return scrubIndexFiles(this.storePath, labels);
+  }
+
   /** Absolute path of an index file named in a sidecar. */
   pathOf(sidecar: IndexSidecar): string {
     return join(this.dir, sidecar.file);
@@ -275,10 +285,10 @@ export class IndexFiles {
     const tmp = join(this.dir, `${file}.tmp`);
     try {
       await index.write(tmp, sync);
+      // hnswlib writes deleted points with their vectors: zero those before the file is named.
+      const { sha1, bytes } = await sealIndexFile(tmp, NO_LABELS, sync);
       const final = join(this.dir, file);
       renameSync(tmp, final);
-      const bytes = statSync(final).size;
-      const sha1 = sync ? hashFileSync(final) : await hashFile(final);
       const current = this.readSidecar();
       if (current && current.covered_seq > coveredSeq && current.file !== unusable) {
         rmSync(final, { force: true });

@@ -17,6 +17,7 @@ import {
   type IndexSidecar,
   isLabel,
 } from './ann-index.js';
+import { deletedAfter } from './ann-scrub.js';
 import type { SqliteDatabase } from './database.js';
 import { TopK, type VectorCache, type VectorHit } from './vector-cache.js';
 
@@ -305,7 +306,13 @@ export class ModelAnn {
     const absorbed = this.unsaved;
     const run = async () => {
       try {
+        // Deletions not absorbed yet (a purge in another process) must not be saved.
+        const seen = deletedAfter(this.db, this.cache.model, covered);
+        for (const label of seen.labels) if (isLabel(label)) index.remove(label);
         await files.save(index, covered, this.params, sync, this.unusableFile);
+        // A purge committed while the file was written may have missed it: scrub it now.
+        const late = deletedAfter(this.db, this.cache.model, seen.last);
+        if (late.labels.length > 0) await files.scrub(late.labels);
         this.unsaved = Math.max(0, this.unsaved - absorbed);
         const sidecar = files.readSidecar();
         this.currentFile = sidecar?.file ?? this.currentFile;

@@ -1,9 +1,11 @@
 /**
  * Purge in the SQLite store: removes one item with its versions and vectors for good, invalidates
  * its live relations and leaves an audit row of who purged it and why; then scrubs the file so no
- * copy of the text is recoverable from it (free pages, full-text segments, the WAL).
+ * copy of the text is recoverable from it (free pages, full-text segments, the WAL), and the
+ * approximate index files beside it so no copy of its vectors is.
  */
 import { notFound } from '../../domain/errors.js';
+import { scrubIndexFiles } from './ann-scrub.js';
 import { rowById } from './item-reads.js';
 import type { StoreCore } from './store-core.js';
 import { recordVectorDeletion } from './vector-writes.js';
@@ -22,7 +24,7 @@ export async function purge(
   id: string,
   audit: PurgeAudit,
 ): Promise<void> {
-  await core.write(() => {
+  const pk = await core.write(() => {
     const row = rowById(core, space, id);
     if (!row) throw notFound('memory', id);
     deleteVectors(core, row.pk);
@@ -39,8 +41,10 @@ export async function purge(
         'INSERT INTO purges(item_id, space, actor, reason, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_id) DO NOTHING',
       )
       .run(id, space, audit.actor, audit.reason, audit.at);
+    return row.pk;
   });
   scrub(core);
+  await scrubIndexFiles(core.path, [pk]);
 }
 
 /**
