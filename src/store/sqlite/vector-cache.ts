@@ -358,6 +358,8 @@ export class VectorCache {
       this.spaces[slot] = this.spaces[last]!;
       this.slotOf.set(lastPk, slot);
     }
+    // The freed slot keeps no copy of a removed (perhaps purged) vector in memory.
+    this.vectors.fill(0, last * this.dimension, (last + 1) * this.dimension);
     this.slotOf.delete(pk);
   }
 }
