@@ -121,11 +121,12 @@ describe('purge and the saved approximate index (SQLite)', () => {
     await fill(other, 30, 4);
     await nearest(server, items[0]!.vector, 1);
     // ...while another one (the CLI, say) purges; the server saves on close without a new sync.
+    // Its background save may also come first, before the purge (when is up to the event loop):
+    // whichever saves happen, no file may hold the vector afterwards.
     await other.purge('default', secret.item.id, AUDIT);
     expect(filesHolding(dir, secret.vector)).toEqual([]);
-    const before = indexFileNames(dir);
     await closeStore(server);
-    expect(indexFileNames(dir)).not.toEqual(before); // the server did save
+    expect(indexFileNames(dir).length).toBeGreaterThan(0);
     expect(filesHolding(dir, secret.vector)).toEqual([]);
   });
 
