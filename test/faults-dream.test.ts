@@ -12,12 +12,10 @@
  * diary entries are two transactions, so a run killed between them keeps changes that its diary
  * does not list and its undo cannot restore.
  */
-import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
-import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngram, type Engram } from '../src/app.js';
@@ -25,7 +23,8 @@ import type { ConfigInput } from '../src/config/schema.js';
 import { silentLogger } from '../src/domain/log.js';
 import { exportLines } from '../src/transfer/transfer.js';
 import { testCacheDir } from './cache-dir.js';
-import { killRunning, ROOT, startNode } from './fixtures/processes.js';
+import { type BundledFixture, bundleFixture } from './fixtures/bundle-fixture.js';
+import { killRunning, startNode } from './fixtures/processes.js';
 import { tempDir } from './helpers.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -39,27 +38,10 @@ const SEED = Number(process.env.ENGRAM_FAULT_SEED ?? 0x0d5e_a111);
 /** Kill points beside the merge batches and diary appends. */
 const OTHER_TRIALS = Number(process.env.ENGRAM_FAULT_DREAM_TRIALS ?? 4);
 
-let killer: { script: string; remove(): void };
+let killer: BundledFixture;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'engram-dream-killer-'));
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  await build({
-    entryPoints: { 'dream-killer': join(ROOT, 'test', 'fixtures', 'dream-killer.ts') },
-    outdir: dir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  killer = {
-    script: join(dir, 'dream-killer.js'),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  killer = await bundleFixture('dream-killer');
 }, 120_000);
 
 afterAll(() => killer?.remove());

@@ -9,12 +9,10 @@
  * (when ENGRAM_TEST_PG_URL is set) a few trials check the acknowledged writes and that the store
  * opens and writes.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
-import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngram } from '../src/app.js';
@@ -22,7 +20,8 @@ import type { ConfigInput } from '../src/config/schema.js';
 import { silentLogger } from '../src/domain/log.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { testCacheDir } from './cache-dir.js';
-import { type Finished, killRunning, ROOT, startNode } from './fixtures/processes.js';
+import { type BundledFixture, bundleFixture } from './fixtures/bundle-fixture.js';
+import { type Finished, killRunning, startNode } from './fixtures/processes.js';
 import { tempDir } from './helpers.js';
 import { admin, dropSchema, PG_URL, pgConfig, randomSchema } from './postgres-helpers.js';
 
@@ -52,28 +51,10 @@ const trialTag = (trial: number) =>
   `t${String.fromCharCode(97 + Math.floor(trial / 26))}${String.fromCharCode(97 + (trial % 26))}`;
 
 /** The writer bundled once: a child then starts without compiling the sources again. */
-let writer: { script: string; remove(): void };
+let writer: BundledFixture;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'engram-kill-writer-'));
-  // The bundle leaves packages outside; they resolve through this link, as in the repository.
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  await build({
-    entryPoints: { 'kill-writer': join(ROOT, 'test', 'fixtures', 'kill-writer.ts') },
-    outdir: dir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  writer = {
-    script: join(dir, 'kill-writer.js'),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  writer = await bundleFixture('kill-writer');
 }, 120_000);
 
 afterAll(() => writer?.remove());
