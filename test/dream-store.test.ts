@@ -98,6 +98,27 @@ describe.each(BACKENDS)('dream store ($name)', (backend) => {
     expect(await dreams.finishRun('no-such-run', again)).toBe(false);
   });
 
+  it('keeps a batch intent until the batch entries are appended; none once finalised', async () => {
+    const { dreams } = location(backend)();
+    const run = await start(dreams);
+    expect(await dreams.intent(run.id)).toBeNull();
+    const intent = {
+      stage: 'duplicates' as const,
+      proposals: [
+        { action: 'merge' as const, items: ['a', 'b'], reason: 'close', detail: { overlap: 0.9 } },
+      ],
+      at: T0 + 1,
+    };
+    expect(await dreams.setIntent(run.id, intent)).toBe(true);
+    expect(await dreams.intent(run.id)).toEqual(intent);
+    expect(await dreams.appendEntries(run.id, [entry('duplicates', 'applied')])).toBe(true);
+    expect(await dreams.intent(run.id)).toBeNull();
+    await dreams.finishRun(run.id, { state: 'failed', diary: 'partial', reason: 'x', at: T0 + 2 });
+    expect(await dreams.setIntent(run.id, intent)).toBe(false);
+    expect(await dreams.intent(run.id)).toBeNull();
+    expect(await dreams.setIntent('no-such-run', intent)).toBe(false);
+  });
+
   it('marks a run undone once, and its entries', async () => {
     const { dreams } = location(backend)();
     const run = await start(dreams);

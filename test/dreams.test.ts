@@ -150,6 +150,32 @@ describe.each(BACKENDS)('dream runs ($name)', (backend) => {
     expect((await failure(engram.dreamUndo(diary.run.id))).code).toBe('CONFLICT');
   });
 
+  it('a run whose batch fails after part of it committed logs that part, and undoes it', async () => {
+    const engram = engramOn(backend, clock().now);
+    const ids = [await add(engram, KEEPER), await add(engram, LESSER), await add(engram, DUP_A)];
+    const before = await Promise.all(ids.map((id) => engram.get(id)));
+    const store = engram.storeForTransfer;
+    const mutate = store.mutate.bind(store);
+    let calls = 0;
+    store.mutate = (...args) => {
+      // The second transaction of the merge batch fails after the first committed.
+      if (++calls === 2) return Promise.reject(new Error('disk full'));
+      return mutate(...args);
+    };
+    const diary = await engram.dreamRun({ stages: ['duplicates'] });
+    store.mutate = mutate;
+    expect(diary.run.state).toBe('failed');
+    expect(calls).toBeGreaterThanOrEqual(2);
+    const applied = diary.entries.filter((e) => e.outcome === 'applied');
+    expect(applied).toHaveLength(1);
+    const merged = await engram.get(applied[0]!.items[0]!);
+    expect(merged.status).toBe('merged');
+    const report = await engram.dreamUndo(diary.run.id);
+    expect(report.not_restored).toEqual([]);
+    const after = await Promise.all(ids.map((id) => engram.get(id)));
+    expect(after.map((m) => [m.status, m.body])).toEqual(before.map((m) => [m.status, m.body]));
+  });
+
   it('undo leaves alone what changed since, and says why', async () => {
     const engram = engramOn(backend, clock().now);
     await add(engram, DUP_A);

@@ -8,9 +8,8 @@
  * memory has its live `merged_into` relation (a merge is whole or absent); the next dream run
  * (past the killed run's deadline) finalises the killed run as `interrupted` and completes; and
  * undoing the next run and then the killed one restores every memory and live relation to what
- * the store held before. Known gap, recorded as an expected failure: a batch's changes and its
- * diary entries are two transactions, so a run killed between them keeps changes that its diary
- * does not list and its undo cannot restore.
+ * the store held before, including a run killed between a batch's changes and its diary entries
+ * (the batch's write-ahead intent is logged from what the store shows when the run is finalised).
  */
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,7 +34,7 @@ const LATER = NOW + 25 * 60_000;
 const PAIRS = 230;
 // bench/faults runs more trials with other seeds through these variables.
 const SEED = Number(process.env.ENGRAM_FAULT_SEED ?? 0x0d5e_a111);
-/** Kill points beside the merge batches and diary appends. */
+/** Kill points beside the batches' intents, changes and diary appends. */
 const OTHER_TRIALS = Number(process.env.ENGRAM_FAULT_DREAM_TRIALS ?? 4);
 
 let killer: BundledFixture;
@@ -277,10 +276,10 @@ function generator(seed: number): () => number {
   };
 }
 
-/** Every merge batch and diary append, and a seeded sample of the other writes. */
+/** Every batch's intent, changes and diary append, and a seeded sample of the other writes. */
 function killPoints(writes: KillerRun['writes']): number[] {
   const key = writes
-    .filter((w) => w.in === 'mutate' || w.in === 'appendEntries')
+    .filter((w) => ['setIntent', 'mutate', 'appendEntries'].includes(w.in))
     .map((w) => w.write);
   const others = writes.map((w) => w.write).filter((n) => !key.includes(n) && n < writes.length);
   const random = generator(SEED);
@@ -348,10 +347,7 @@ describe('SIGKILL during a dream run (SQLite)', () => {
       expect(t.restored, t.story).toBe(true);
   });
 
-  // Known gap (reported): a batch's changes and its diary entries are two transactions, so a run
-  // killed between them keeps changes its diary does not list, and its undo cannot restore them.
-  // When this starts to pass, make it a plain `it`.
-  it.fails('undoes a run killed between a merge batch and its diary entries', () => {
+  it('undoes a run killed between a merge batch and its diary entries', () => {
     const between = trials.filter((t) => t.beforeDiary);
     expect(between.length).toBeGreaterThan(0);
     for (const t of between) expect(t.restored, t.story).toBe(true);

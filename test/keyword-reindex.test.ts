@@ -12,8 +12,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
-import { PG_MIGRATIONS } from '../src/store/postgres/migrations.js';
-import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
+import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from '../src/store/postgres/migrations.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { tempDir, testEngram } from './helpers.js';
 import { dropSchema, PG_URL, pgConfig, randomSchema } from './postgres-helpers.js';
 
@@ -115,7 +115,7 @@ VALUES (?, 'default', 'general', 'note', ?, ?, ?, ?, ?, ?, ?)`,
 
     const engram = testEngram({ dir, config: { embedder: { provider: 'none' } } });
     await expectFoundAfter(engram);
-    expect((await engram.storeForTransfer.stats(null)).schema_version).toBe(10);
+    expect((await engram.storeForTransfer.stats(null)).schema_version).toBe(LATEST_SCHEMA_VERSION);
     expect(await engram.storeForTransfer.integrityCheck()).toEqual({ ok: true, problems: [] });
     await engram.close();
 
@@ -212,7 +212,9 @@ VALUES ($1, 'default', 'general', 'note', $2, $3, $4, $5, $6, $7, $7)`,
         config: { ...pgConfig(schema), embedder: { provider: 'none' } },
       });
       await expectFoundAfter(engram);
-      expect((await engram.storeForTransfer.stats(null)).schema_version).toBe(8);
+      expect((await engram.storeForTransfer.stats(null)).schema_version).toBe(
+        PG_LATEST_SCHEMA_VERSION,
+      );
       await engram.close();
 
       expect(await itemRows(client, schema)).toEqual(rowsBefore);

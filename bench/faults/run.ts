@@ -9,7 +9,7 @@
  *
  * Settings (environment): FAULTS_ROUNDS (3), FAULTS_TRIALS (SQLite writer kills per round, 60),
  * FAULTS_PG_TRIALS (PostgreSQL writer kills per round, 10), FAULTS_DREAM_TRIALS (dream kill
- * points per round beside every merge batch and diary append, 10), FAULTS_PG_CYCLES (server
+ * points per round beside every batch's intent, changes and diary append, 10), FAULTS_PG_CYCLES (server
  * crashes per round, 6), FAULTS_SEED (seed of the first round; round n uses seed + n).
  */
 import { spawnSync } from 'node:child_process';
@@ -122,12 +122,11 @@ function markdown(machine: MachineFacts, rounds: Round[], after: number[]): stri
 
 Rounds: ${ROUNDS} (${durations}, test-suite build included). The kill trials with more trials than CI: per round ${TRIALS} SQLite writer
 kills${PG ? `, ${PG_TRIALS} PostgreSQL writer kills, ${PG_CYCLES} PostgreSQL server crashes` : ''} and
-dream runs killed after every merge batch and diary append plus ${DREAM_TRIALS} other writes,
+dream runs killed after every batch's intent, changes and diary append plus ${DREAM_TRIALS} other writes,
 each round with its own seed (round n: FAULTS_SEED + n)${PG ? '' : '; PostgreSQL was not available, so its trials did not run'}.
 Each test checks what the tests in CI check (see docs/security.md, "Crash safety").
 
-**${failed.length === 0 ? 'No trial failed.' : `${failed.length} tests failed.`}** A test marked
-"expected to fail" records a known gap (test/faults-dream.test.ts).
+**${failed.length === 0 ? 'No trial failed.' : `${failed.length} tests failed.`}**
 
 Seconds are each test's own; the dream trials run in the file's setup, so their tests show none.
 

@@ -13,6 +13,7 @@ import {
 import { EngramError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { DreamRunRecord, NewDiaryEntry } from '../store/dream-store.js';
+import { recoverIntent } from './recover.js';
 import type { DreamDeps, Proposal, StageContext, StageRunner } from './stage.js';
 
 /** A run to make. */
@@ -92,18 +93,32 @@ async function closeOrphans(deps: DreamDeps, space: string, jobId: string | null
   const { runs } = await deps.dreams.listRuns(space, { limit: 100, states: ['running'] });
   const cutoff = deps.now() - deadlineMs(deps) - ORPHAN_GRACE_MS;
   for (const run of runs)
-    if ((jobId !== null && run.job_id === jobId) || run.started_at < cutoff)
+    if ((jobId !== null && run.job_id === jobId) || run.started_at < cutoff) {
+      await settleIntent(deps, space, run.id);
       await deps.dreams.finishRun(run.id, {
         state: 'interrupted',
         diary: 'partial',
         reason: 'the process running it stopped before it finished',
         at: deps.now(),
       });
+    }
+}
+
+/**
+ * Logs the batch a run left between its changes and its diary entries (see recover.ts), before
+ * the run is finalised; nothing when the run left none.
+ */
+async function settleIntent(deps: DreamDeps, space: string, runId: string): Promise<void> {
+  const intent = await deps.dreams.intent(runId);
+  if (!intent) return;
+  const sc = context(deps, space, `dream:${runId}`, () => false);
+  await deps.dreams.appendEntries(runId, await recoverIntent(sc, runId, intent));
 }
 
 /** The state a run is in as it goes. */
 interface RunState {
   id: string;
+  space: string;
   dryRun: boolean;
   /** Why the run stopped early, once it has. */
   stopped: string | null;
@@ -127,7 +142,13 @@ export async function runDream(
     started_at: started,
     job_id: request.jobId ?? null,
   });
-  const state: RunState = { id: run.id, dryRun: request.dryRun, stopped: null, failed: null };
+  const state: RunState = {
+    id: run.id,
+    space: run.space,
+    dryRun: request.dryRun,
+    stopped: null,
+    failed: null,
+  };
   const deadline = started + deadlineMs(deps);
   const stop = () => {
     state.stopped ??=
@@ -193,6 +214,7 @@ async function logBatch(
   batch: readonly Proposal[],
 ): Promise<void> {
   const apply = state.dryRun ? [] : batch.filter((p) => !p.skip);
+  if (apply.length > 0 && !(await recordIntent(sc, state, runner, apply))) return;
   const outcomes = apply.length > 0 ? await runner.apply(sc, apply) : [];
   const at = sc.deps.now();
   let next = 0;
@@ -220,7 +242,28 @@ async function logBatch(
     state.stopped ??= 'the diary was finalised by another process';
 }
 
+/** Records a batch before applying it (write-ahead); false when the diary was finalised. */
+async function recordIntent(
+  sc: StageContext,
+  state: RunState,
+  runner: StageRunner,
+  apply: readonly Proposal[],
+): Promise<boolean> {
+  const proposals = apply.map(({ action, items, reason, detail }) => ({
+    action,
+    items,
+    reason,
+    detail,
+  }));
+  const at = sc.deps.now();
+  if (await sc.deps.dreams.setIntent(state.id, { stage: runner.stage, proposals, at })) return true;
+  state.stopped ??= 'the diary was finalised by another process';
+  return false;
+}
+
 async function finish(deps: DreamDeps, state: RunState): Promise<void> {
+  // A stage that failed between a batch's changes and its entries left the batch's intent.
+  await settleIntent(deps, state.space, state.id);
   const at = deps.now();
   const end = state.failed
     ? ({ state: 'failed', diary: 'partial', reason: state.failed } as const)

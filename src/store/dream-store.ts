@@ -58,6 +58,20 @@ export interface DiaryEntryRecord extends NewDiaryEntry {
   seq: number;
 }
 
+/**
+ * The batch a run is about to apply, recorded before its changes (write-ahead): a run stopped
+ * between a batch's changes and its diary entries (a killed process, a failed transaction) leaves
+ * it behind, and whoever finalises the run turns it into entries from what the store shows the run
+ * did (see hygiene/recover.ts), so that the diary and its undo miss nothing.
+ */
+export interface DreamIntent {
+  stage: DreamStage;
+  /** The proposals of the batch, as proposed (before their changes). */
+  proposals: { action: DreamAction; items: string[]; reason: string; detail: DiaryDetail }[];
+  /** When the batch started (epoch ms). */
+  at: number;
+}
+
 /** How a run ends. */
 export interface RunEnd {
   state: Exclude<DreamRunState, 'running'>;
@@ -95,8 +109,15 @@ export interface DreamStore {
     stage: DreamStage,
     change: { state: StageState; at: number; note?: string | null },
   ): Promise<void>;
-  /** Appends entries to a run's open diary in one transaction; refused (false) once finalised. */
+  /**
+   * Appends entries to a run's open diary in one transaction, clearing the run's intent in the
+   * same transaction; refused (false) once finalised.
+   */
   appendEntries(runId: string, entries: readonly NewDiaryEntry[]): Promise<boolean>;
+  /** Records the batch about to be applied; refused (false) once the diary is finalised. */
+  setIntent(runId: string, intent: DreamIntent): Promise<boolean>;
+  /** The batch recorded by setIntent and not yet followed by its entries, or null. */
+  intent(runId: string): Promise<DreamIntent | null>;
   /**
    * Ends a run: its state, and its diary finalised with the reason. Stages still `pending` or
    * `running` become `cut_short`. Refused (false) when the diary is already finalised: a final

@@ -53,3 +53,6 @@ CREATE TABLE dream_caps (
   PRIMARY KEY (space, cap, day)
 );
 `;
+
+/** Migration 9, SQLite's migration 11: a run's write-ahead intent (jsonb), see DreamIntent. */
+export const PG_DREAM_INTENT_SQL = 'ALTER TABLE dream_runs ADD COLUMN intent jsonb;';

@@ -19,6 +19,7 @@ import {
 } from '../dream-rows.js';
 import type {
   DiaryEntryRecord,
+  DreamIntent,
   DreamRunRecord,
   DreamStore,
   NewDiaryEntry,
@@ -118,8 +119,27 @@ WHERE run_id = ${run} AND stage = ${params.add(stage)} AND EXISTS (SELECT 1 FROM
       );
       const rows = entries.map((e) => ({ ...e, at: ms(e.at) }));
       await tx.query(INSERT_ENTRIES, [runId, last?.seq ?? 0, JSON.stringify(rows)]);
+      await tx.query('UPDATE dream_runs SET intent = NULL WHERE id = $1', [runId]);
       return true;
     });
+  }
+
+  async setIntent(runId: string, intent: DreamIntent): Promise<boolean> {
+    assertStorable(intent, 'intent');
+    const set = await this.db.query(
+      `UPDATE dream_runs SET intent = $2::jsonb WHERE id = $1 AND diary = 'open' RETURNING id`,
+      [runId, JSON.stringify(intent)],
+      'write',
+    );
+    return set.length > 0;
+  }
+
+  async intent(runId: string): Promise<DreamIntent | null> {
+    const [row] = await this.db.query<{ intent: DreamIntent | null }>(
+      'SELECT intent FROM dream_runs WHERE id = $1',
+      [runId],
+    );
+    return row?.intent ?? null;
   }
 
   finishRun(runId: string, end: RunEnd): Promise<boolean> {

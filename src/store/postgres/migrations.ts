@@ -7,7 +7,7 @@
 import type pg from 'pg';
 
 import type { PgTarget } from './connection.js';
-import { PG_DREAMS_SCHEMA_SQL } from './dream-schema.js';
+import { PG_DREAM_INTENT_SQL, PG_DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { missingPgvector } from './errors.js';
 import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
@@ -179,6 +179,11 @@ CREATE TABLE leases (
     name: 'keyword index: words of unspaced scripts segmented, items and turns re-indexed',
     sql: PG_KEYWORD_INDEX_PREPARE_SQL,
     then: rebuildPgKeywordIndex,
+  },
+  {
+    version: 9,
+    name: 'dreams: a run records the batch it is about to apply (write-ahead intent)',
+    sql: PG_DREAM_INTENT_SQL,
   },
 ];
 

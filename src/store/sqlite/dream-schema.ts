@@ -52,3 +52,9 @@ CREATE TABLE dream_caps (
   PRIMARY KEY (space, cap, day)
 ) WITHOUT ROWID;
 `;
+
+/**
+ * Migration 11: a run's write-ahead intent (the batch it is about to apply, JSON), cleared with
+ * the batch's diary entries; left behind only by a run stopped between the two.
+ */
+export const DREAM_INTENT_SQL = 'ALTER TABLE dream_runs ADD COLUMN intent TEXT;';

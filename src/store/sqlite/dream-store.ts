@@ -19,6 +19,7 @@ import {
 } from '../dream-rows.js';
 import type {
   DiaryEntryRecord,
+  DreamIntent,
   DreamRunRecord,
   DreamStore,
   NewDiaryEntry,
@@ -169,8 +170,25 @@ WHERE run_id = @runId AND stage = @stage
           detail: JSON.stringify(e.detail),
         }),
       );
+      this.core.prepared('UPDATE dream_runs SET intent = NULL WHERE id = ?').run(runId);
       return true;
     });
+  }
+
+  setIntent(runId: string, intent: DreamIntent): Promise<boolean> {
+    return this.core.write(
+      () =>
+        this.core
+          .prepared("UPDATE dream_runs SET intent = ? WHERE id = ? AND diary = 'open'")
+          .run(JSON.stringify(intent), runId).changes > 0,
+    );
+  }
+
+  async intent(runId: string): Promise<DreamIntent | null> {
+    const row = this.core.prepared('SELECT intent FROM dream_runs WHERE id = ?').get(runId) as
+      | { intent: string | null }
+      | undefined;
+    return row?.intent ? (JSON.parse(row.intent) as DreamIntent) : null;
   }
 
   finishRun(runId: string, end: RunEnd): Promise<boolean> {

@@ -3,7 +3,7 @@
  * a newer schema only adds, so an older engram can still read what it knows.
  */
 import type { SqliteDatabase } from './database.js';
-import { DREAMS_SCHEMA_SQL } from './dream-schema.js';
+import { DREAM_INTENT_SQL, DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
 import { KEYWORD_INDEX_PREPARE_SQL, rebuildKeywordIndex } from './keyword-index.js';
@@ -238,6 +238,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     name: 'keyword index: words of unspaced scripts segmented, items and turns re-indexed',
     sql: KEYWORD_INDEX_PREPARE_SQL,
     then: rebuildKeywordIndex,
+  },
+  {
+    version: 11,
+    name: 'dreams: a run records the batch it is about to apply (write-ahead intent)',
+    sql: DREAM_INTENT_SQL,
   },
 ];
 
