@@ -114,8 +114,10 @@ describe('decision recall', () => {
 
   it('cross-encoder: judges with the local model; without its folder it falls back (unsupported_capabilities)', async () => {
     const path = join(import.meta.dirname, 'fixtures', 'models', 'tiny-cross-encoder');
+    // Loading the model counts against the deadline: a loaded machine must not turn the
+    // judgment into a fallback, so this test gives it all the time it needs.
     const engram = await seeded(
-      { adapter: 'cross-encoder' },
+      { adapter: 'cross-encoder', deadline_ms: 600_000 },
       { rerank: { cross_encoder: { path } } },
     );
     const r = await engram.recall({ query: 'quarterly report friday', k: 2 });

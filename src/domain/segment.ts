@@ -35,8 +35,12 @@ const BIGRAM_WORD = /^(?:\p{Script=Han}+|\p{Script=Yi}+)$/u;
 /** A word that also adds its leading parts when longer than two syllables. */
 const PREFIX_WORD = /^\p{Script=Hangul}+$/u;
 
-/** Locale-independent, so a query segments as the text did, whatever the process's locale. */
-const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+/**
+ * Locale-independent, so a query segments as the text did, whatever the process's locale. Made on
+ * first use: making one loads ICU's word-break data (tens of milliseconds), which a command that
+ * never meets an unspaced script does not pay.
+ */
+let segmenter: Intl.Segmenter | undefined;
 
 /** True when the text holds a script written without spaces (and so is segmented). */
 export function hasUnspacedScript(text: string): boolean {
@@ -67,6 +71,7 @@ export function segmentText(text: string): string {
   if (!hasUnspacedScript(text)) return text;
   const parts: string[] = [];
   const pieces: string[] = [];
+  segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
   for (const { segment } of segmenter.segment(text.normalize('NFKC'))) {
     if (!hasUnspacedScript(segment)) {
       parts.push(segment);
