@@ -105,11 +105,15 @@ export function contentTurns(
   return out;
 }
 
-/** A time as ISO 8601 when it reads as one, else null (a transcript's times are not trusted). */
+/**
+ * A time as ISO 8601 when it reads as one (years 0 to 9999), else null (a transcript's times are
+ * not trusted: a time out of range leaves the turn without one rather than failing it).
+ */
 export function isoOrNull(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const ms = typeof value === 'number' ? value : Date.parse(value);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+  const date = new Date(typeof value === 'number' ? value : Date.parse(value));
+  const year = date.getUTCFullYear();
+  return year >= 0 && year <= 9999 ? date.toISOString() : null;
 }
 
 /**

@@ -7,11 +7,16 @@
  *   `session` (its id) in file order;
  * - `messages`: one JSON array of chat messages `{role, content}` (OpenAI or Anthropic style,
  *   content a string or parts), or an object `{messages: [...], id?, title?, agent?}`: one session;
- * - `claude-code`: a Claude Code session log (claude-code.ts).
+ * - `claude-code`: a Claude Code session log (claude-code.ts);
+ * - `chatgpt`: a ChatGPT data export's `conversations.json` (chatgpt-export.ts);
+ * - `claude`: a Claude.ai data export's `conversations.json` (claude-export.ts).
+ * A JSON file is parsed once, whole (detection and reading share the parsed value).
  * A conversation its file does not name gets an id derived from its turns, so re-importing a file
  * finds the sessions it stored before (`exists`) instead of storing them twice.
  */
+import { isChatgptExport, readChatgptExport } from './chatgpt-export.js';
 import { readClaudeCode } from './claude-code.js';
+import { isClaudeExport, readClaudeExport } from './claude-export.js';
 import {
   contentId,
   contentTurns,
@@ -29,14 +34,24 @@ import {
 export type { TranscriptError, TranscriptRecord } from './transcript-content.js';
 
 /** The formats a transcript file can have; `auto` looks at the file to tell. */
-export const TRANSCRIPT_FORMATS = ['auto', 'jsonl', 'messages', 'claude-code'] as const;
+export const TRANSCRIPT_FORMATS = [
+  'auto',
+  'jsonl',
+  'messages',
+  'claude-code',
+  'chatgpt',
+  'claude',
+] as const;
 /** A transcript format. */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 /** Options of a transcript read. */
 export interface TranscriptOptions {
   format?: TranscriptFormat;
-  /** Agent of sessions that name none (Claude Code logs: default `claude-code`). */
+  /**
+   * Agent of sessions that name none (default: `claude-code` for Claude Code logs, `chatgpt` and
+   * `claude` for those apps' exports).
+   */
   agent?: string;
   /** The file's path, kept in each session's source. */
   file?: string;
@@ -54,11 +69,42 @@ export interface ParsedTranscript {
 /** Message roles of other tools, as session roles. */
 const ROLE_ALIASES: Record<string, string> = { developer: 'system', function: 'tool' };
 
-/** Which format a transcript has: a JSON array or `{messages}`, a Claude Code log, or JSONL. */
-export function detectFormat(text: string): Exclude<TranscriptFormat, 'auto'> {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('[')) return 'messages';
-  if (trimmed.startsWith('{') && isMessagesObject(trimmed)) return 'messages';
+/** A read format (not `auto`). */
+type ReadFormat = Exclude<TranscriptFormat, 'auto'>;
+
+/** A text parsed as one JSON value, or why it is not one; undefined when it does not look like JSON. */
+type ParsedJson = { value: unknown } | { error: string } | undefined;
+
+function parseJson(text: string, force = false): ParsedJson {
+  const first = text.trimStart()[0];
+  if (!force && first !== '[' && first !== '{') return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { error: `not valid JSON: ${(err as Error).message}` };
+  }
+}
+
+/** The format of a parsed JSON transcript: an app's export, or chat messages; else none. */
+function jsonFormat(value: unknown): ReadFormat | undefined {
+  if (isChatgptExport(value)) return 'chatgpt';
+  if (isClaudeExport(value)) return 'claude';
+  if (Array.isArray(value) || (isRecord(value) && Array.isArray(value.messages))) return 'messages';
+  return undefined;
+}
+
+/**
+ * Which format a transcript has: a ChatGPT or Claude.ai export, a JSON array or `{messages}` of
+ * chat messages, a Claude Code log, or JSONL.
+ */
+export function detectFormat(text: string): ReadFormat {
+  return detect(text, parseJson(text));
+}
+
+function detect(text: string, json: ParsedJson): ReadFormat {
+  const known = json && 'value' in json ? jsonFormat(json.value) : undefined;
+  if (known) return known;
+  if (text.trimStart().startsWith('[')) return 'messages';
   for (const { line, text: raw } of numberedLines(text).slice(0, 50)) {
     const parsed = jsonLine(raw, line);
     if ('error' in parsed) continue;
@@ -69,22 +115,29 @@ export function detectFormat(text: string): Exclude<TranscriptFormat, 'auto'> {
   return 'jsonl';
 }
 
-function isMessagesObject(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) && Array.isArray(value.messages);
-  } catch {
-    return false;
-  }
-}
+/** Formats read from one JSON value (parsed whole). */
+const JSON_READERS = {
+  messages: readMessages,
+  chatgpt: readChatgptExport,
+  claude: readClaudeExport,
+} as const;
 
-/** Reads a transcript in the given (or detected) format. */
+/**
+ * Reads a transcript in the given (or detected) format. A JSON format reads the whole text as one
+ * value, so a file must fit in memory (and in one string) to be read.
+ */
 export function parseTranscript(text: string, options: TranscriptOptions = {}): ParsedTranscript {
-  const format =
-    options.format === undefined || options.format === 'auto' ? detectFormat(text) : options.format;
+  const given = options.format ?? 'auto';
+  const json =
+    given === 'auto' || given in JSON_READERS ? parseJson(text, given !== 'auto') : undefined;
+  const format = given === 'auto' ? detect(text, json) : given;
   if (format === 'claude-code') return { format, ...readClaudeCode(text, options) };
-  if (format === 'messages') return { format, ...readMessages(text, options) };
-  return { format, ...readJsonl(text, options) };
+  if (format === 'jsonl') return { format, ...readJsonl(text, options) };
+  if (!json || 'error' in json) {
+    const message = json && 'error' in json ? json.error : 'not valid JSON';
+    return { format, records: [], errors: [{ ref: 'file', code: 'INVALID_INPUT', message }] };
+  }
+  return { format, ...JSON_READERS[format](json.value, options) };
 }
 
 function source(tool: string, options: TranscriptOptions, originalId?: string) {
@@ -111,16 +164,9 @@ function messageTurns(message: Record<string, unknown>, tools: boolean): RawTurn
 }
 
 function readMessages(
-  text: string,
+  value: unknown,
   options: TranscriptOptions,
 ): { records: TranscriptRecord[]; errors: TranscriptError[] } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    const message = `not valid JSON: ${(err as Error).message}`;
-    return { records: [], errors: [{ ref: 'file', code: 'INVALID_INPUT', message }] };
-  }
   const wrapper = isRecord(value) ? value : {};
   const messages = Array.isArray(value) ? value : wrapper.messages;
   if (!Array.isArray(messages)) {

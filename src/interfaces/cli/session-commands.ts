@@ -1,9 +1,11 @@
 /**
  * The commands of sessions (§1.4): `sessions import FILE` (engram JSONL, a JSON array of chat
- * messages, or a Claude Code session log; idempotent, --dry-run checks only), `sessions list`,
+ * messages, a Claude Code session log, or a ChatGPT or Claude.ai data export; idempotent,
+ * --dry-run checks only), `sessions list`,
  * `sessions show ID`, `sessions search QUERY` (turns of past conversations, never memories) and
  * `sessions purge ID --yes` (irreversible, audited).
  */
+import { constants } from 'node:buffer';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -34,7 +36,7 @@ type ImportFlags = { format: TranscriptFormat; agent?: string; dryRun?: boolean;
 
 /** Reads a transcript file ("-": stdin) as strict UTF-8. */
 async function readTranscript(file: string): Promise<string> {
-  const { decodeUtf8 } = await import('./utf8.js');
+  const { decodeUtf8, invalidUtf8Offset } = await import('./utf8.js');
   let bytes: Buffer;
   if (file === '-') {
     const chunks: Buffer[] = [];
@@ -50,6 +52,13 @@ async function readTranscript(file: string): Promise<string> {
   }
   const decoded = decodeUtf8(bytes);
   if (decoded.ok) return decoded.text;
+  // Valid UTF-8 that does not decode: more text than one string can hold (about 512 MiB).
+  if (bytes.length > constants.MAX_STRING_LENGTH && invalidUtf8Offset(bytes) === -1)
+    throw new EngramError(
+      'PAYLOAD_TOO_LARGE',
+      `file: too large to read at once (at most ${constants.MAX_STRING_LENGTH} characters)`,
+      { field: 'file', rule: `at most ${constants.MAX_STRING_LENGTH} characters` },
+    );
   throw new EngramError(
     'INVALID_INPUT',
     `not valid UTF-8: invalid byte at offset ${decoded.offset}`,
@@ -93,7 +102,7 @@ async function importParsed(
 const importCommand: CommandSpec<[string], ImportFlags> = {
   name: 'import <file>',
   description:
-    'import past conversations ("-" for stdin): engram JSONL, a JSON array of chat messages, or a Claude Code session log; idempotent',
+    'import past conversations ("-" for stdin): engram JSONL, a JSON array of chat messages, a Claude Code session log, or a ChatGPT or Claude.ai export (conversations.json); idempotent',
   options: [
     {
       flags: '--format <format>',
@@ -103,7 +112,8 @@ const importCommand: CommandSpec<[string], ImportFlags> = {
     },
     {
       flags: '--agent <name>',
-      description: 'agent of sessions that name none (Claude Code logs: claude-code)',
+      description:
+        'agent of sessions that name none (default for Claude Code logs: claude-code; ChatGPT and Claude.ai exports: chatgpt, claude)',
     },
     { flags: '--dry-run', description: 'read and check every session; store nothing' },
     {
