@@ -1,8 +1,8 @@
 /**
  * The HTTP app: Hono with @hono/zod-openapi. Middleware gives each request an id, counts it for
  * graceful shutdown, applies CORS (only when configured) and authenticates space, job, model and
- * embedder routes; one error handler maps every failure. Routes are thin calls into the engram
- * service.
+ * embedder routes and `/mcp` (MCP over HTTP); one error handler maps every failure. Routes are
+ * thin calls into the engram service.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -16,6 +16,7 @@ import { inputSchemas } from '../../domain/input.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import { fromZodError } from '../../domain/zod.js';
 import type { WorkerState } from '../../jobs/worker.js';
+import { McpHttpSessions } from '../mcp/http.js';
 import { ENGRAM_VERSION } from '../version.js';
 import { TokenVerifier } from './auth.js';
 import { parseJsonBody } from './body.js';
@@ -31,6 +32,7 @@ import { registerGraphRoutes } from './routes/graph.js';
 import { registerInsightRoutes } from './routes/insights.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerLifecycleRoutes } from './routes/lifecycle.js';
+import { MCP_PATH, registerMcpRoute } from './routes/mcp.js';
 import { registerMeRoute } from './routes/me.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerModelRoutes } from './routes/models.js';
@@ -78,6 +80,11 @@ export interface HttpAppOptions {
   startedAt?: number;
   /** The built web console to serve at `/` (default: `dist/web` of the package; null: none built). */
   consoleDir?: string | null;
+  /**
+   * The MCP sessions served at `/mcp` (default: a new set; whoever closes the server should close
+   * it, as startHttpService does).
+   */
+  mcp?: McpHttpSessions;
 }
 
 function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): void {
@@ -103,6 +110,23 @@ function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): 
         maxAge: max_age_s,
       }),
     );
+  if (origins.length > 0)
+    app.use(
+      MCP_PATH,
+      cors({
+        origin: origins.includes('*') ? '*' : [...origins],
+        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowHeaders: [
+          'Authorization',
+          'Content-Type',
+          'Mcp-Session-Id',
+          'Mcp-Protocol-Version',
+          'Last-Event-ID',
+        ],
+        exposeHeaders: ['Mcp-Session-Id', 'X-Request-Id'],
+        maxAge: max_age_s,
+      }),
+    );
   const verifier = new TokenVerifier(engram.config.server.tokens);
   const authenticate: MiddlewareHandler<HttpEnv> = async (c, next) => {
     c.set('principal', verifier.verify(c.req.header('authorization')));
@@ -115,6 +139,7 @@ function useCommonMiddleware(app: HttpApp, engram: Engram, inflight: InFlight): 
   app.use('/v1/models/*', authenticate);
   app.use('/v1/embedder', authenticate);
   app.use('/v1/me', authenticate);
+  app.use(MCP_PATH, authenticate);
 }
 
 /** Builds the HTTP app over one engram. */
@@ -171,6 +196,9 @@ export function createHttpApp(engram: Engram, options: HttpAppOptions = {}): Ope
   registerInsightRoutes(app, deps);
   registerSettingsRoutes(app, deps);
   registerMeRoute(app, deps, server.tokens.length > 0);
+  const mcp =
+    options.mcp ?? new McpHttpSessions(engram, { log, maxBodyBytes: server.max_body_bytes });
+  registerMcpRoute(app, deps, mcp);
   if (server.console) registerConsole(app, options.consoleDir ?? consoleDir(), log);
   return app;
 }

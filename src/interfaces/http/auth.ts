@@ -1,24 +1,16 @@
 /**
  * Bearer-token authentication and space/role authorization of the HTTP API. Tokens are kept only
  * as sha256 hashes in the configuration; a presented token is hashed and compared with every
- * configured hash in constant time. Each token is scoped to spaces and a role.
+ * configured hash in constant time. Each token is scoped to spaces and a role, checked by
+ * ../access.ts (shared with MCP over HTTP).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-import type { Config, SERVER_ROLES } from '../../config/schema.js';
+import type { Config } from '../../config/schema.js';
 import { EngramError } from '../../domain/errors.js';
+import { EVERYONE, type Principal } from '../access.js';
 
-/** A token role: read < write < admin. */
-export type Role = (typeof SERVER_ROLES)[number];
-
-/** Who is calling: a configured token, or everyone on an unauthenticated loopback server. */
-export interface Principal {
-  /** Token name (recorded as the default actor of changes); null without auth. */
-  name: string | null;
-  role: Role;
-  /** Spaces the caller may use; `'*'` means every space. */
-  spaces: readonly string[] | '*';
-}
+export { authorize, authorizeStoreWide, type Principal, type Role } from '../access.js';
 
 const MAX_TOKEN_CHARS = 512;
 
@@ -59,7 +51,7 @@ export class TokenVerifier {
 
   /** The caller of a request, from its Authorization header; UNAUTHORIZED when it has none valid. */
   verify(header: string | undefined): Principal {
-    if (!this.required) return { name: null, role: 'admin', spaces: '*' };
+    if (!this.required) return EVERYONE;
     const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
     if (!match || match[1]!.length > MAX_TOKEN_CHARS)
       throw new EngramError('UNAUTHORIZED', 'missing or malformed bearer token', {
@@ -74,40 +66,6 @@ export class TokenVerifier {
       throw new EngramError('UNAUTHORIZED', 'invalid bearer token', { rule: 'known token' });
     return found;
   }
-}
-
-const RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
-
-/**
- * Allows the caller into `space` with at least role `need`, else FORBIDDEN. The answer depends
- * only on the token's own scope, never on what the space holds, so it reveals nothing about
- * spaces outside that scope.
- */
-export function authorize(principal: Principal, space: string, need: Role): void {
-  if (principal.spaces !== '*' && !principal.spaces.includes(space))
-    throw new EngramError('FORBIDDEN', `this token is not allowed in space ${space}`, {
-      field: 'space',
-      rule: 'a space of the token',
-    });
-  if (RANK[principal.role] < RANK[need])
-    throw new EngramError('FORBIDDEN', `this operation needs the ${need} role`, {
-      rule: `role ${need}`,
-    });
-}
-
-/**
- * Allows the caller to act on the whole store (every space together, e.g. background jobs) with
- * at least role `need`, else FORBIDDEN: only a token of every space (`spaces: ["*"]`) may.
- */
-export function authorizeStoreWide(principal: Principal, need: Role): void {
-  if (RANK[principal.role] < RANK[need])
-    throw new EngramError('FORBIDDEN', `this operation needs the ${need} role`, {
-      rule: `role ${need}`,
-    });
-  if (principal.spaces !== '*')
-    throw new EngramError('FORBIDDEN', 'this operation needs a token of every space', {
-      rule: 'spaces ["*"]',
-    });
 }
 
 /** True for addresses that only this machine can reach. */

@@ -1,8 +1,8 @@
 /**
- * The engram service process: the HTTP API on @hono/node-server plus the job worker, on one
- * store. Refuses a non-loopback bind without tokens; shuts down gracefully (stop accepting, let
- * in-flight requests and streams finish within the grace period, stop the worker, close the
- * store).
+ * The engram service process: the HTTP API and MCP over HTTP on @hono/node-server plus the job
+ * worker, on one store. Refuses a non-loopback bind without tokens; shuts down gracefully (stop
+ * accepting, let in-flight requests and streams finish within the grace period, close the MCP
+ * sessions, stop the worker, close the store).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import { EngramError } from '../../domain/errors.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import type { Embedder } from '../../embed/embedder.js';
 import type { JobWorker } from '../../jobs/worker.js';
+import { McpHttpSessions } from '../mcp/http.js';
 import { createHttpApp, InFlight } from './app.js';
 import { isLoopback } from './auth.js';
 import { type ServiceBackground, serviceBackground } from './background.js';
@@ -132,9 +133,11 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
     log.warn('embedder unavailable; recall runs on keywords only', { error: String(err) });
   });
   const inflight = new InFlight();
+  const mcp = new McpHttpSessions(engram, { log, maxBodyBytes: settings.max_body_bytes });
   const app = createHttpApp(engram, {
     log,
     inflight,
+    mcp,
     worker: background.enabled ? () => worker.state() : undefined,
   });
   const server = serve({
@@ -167,6 +170,9 @@ export async function startHttpService(options: HttpServiceOptions = {}): Promis
       server.closeAllConnections();
       await within(inflight.idle(), 5_000);
     }
+    // MCP sessions' GET streams never end on their own: close them so their connections can.
+    await mcp.close();
+    server.closeIdleConnections();
     await within(stopped, 1_000);
     // A running job stops at its next checkpoint and is queued again for the next worker.
     await background.stop(WORKER_GRACE_MS);
@@ -190,7 +196,7 @@ export async function runHttpService(options: HttpServiceOptions = {}): Promise<
   const service = await startHttpService({ ...options, log });
   const { server } = service.engram.config;
   process.stdout.write(
-    `engram HTTP API listening on ${service.url}/v1 (health: ${service.url}/v1/health, OpenAPI: ${service.url}/v1/openapi.json)\n`,
+    `engram HTTP API listening on ${service.url}/v1 (health: ${service.url}/v1/health, OpenAPI: ${service.url}/v1/openapi.json, MCP: ${service.url}/mcp)\n`,
   );
   const { store } = await service.engram.status();
   process.stderr.write(`engram: store ${store.backend} ${store.location}\n`);

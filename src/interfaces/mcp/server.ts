@@ -20,9 +20,11 @@ import { inputSchemas } from '../../domain/input.js';
 import { type Logger, stderrLogger } from '../../domain/log.js';
 import { parseWith } from '../../domain/zod.js';
 import { once } from '../../service/once.js';
+import { EVERYONE, type Principal } from '../access.js';
 import { edgeError } from '../error-codes.js';
 import { ENGRAM_VERSION } from '../version.js';
 import { RpcError } from './rpc.js';
+import { scopeCall } from './scope.js';
 import type { Tool, ToolContext, ToolGroup } from './tool.js';
 import { TOOL_GROUPS } from './tools/index.js';
 import { VettedTransport } from './vet.js';
@@ -41,6 +43,8 @@ export interface McpServerOptions {
   groups?: readonly ToolGroup[];
   /** Where failures are logged (default: stderr; never stdout, which carries the protocol). */
   log?: Logger;
+  /** Who calls through this server: the token of an MCP session over HTTP (default: everyone). */
+  principal?: Principal;
 }
 
 /** The SDK's Server, whose transports answer malformed `tools/call` params themselves (./vet.ts). */
@@ -53,21 +57,45 @@ class EngramMcpServer extends Server {
 /** Builds the MCP server for one engram; connect it to a transport to serve. */
 export function createMcpServer(engram: Engram, options: McpServerOptions = {}): Server {
   const log = options.log ?? stderrLogger();
-  const tools = buildTools(engram, options.groups ?? TOOL_GROUPS);
+  const principal = options.principal ?? EVERYONE;
+  const { tools, listing } = toolTable(engram, options.groups ?? TOOL_GROUPS);
   const server = new EngramMcpServer(
     { name: 'engram', title: 'engram memory', version: ENGRAM_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const listing = [...tools.values()].map(toListing);
   // One server serves one connection: its writes are one conversation (sessions without asking).
   const session = once(() => engram.writeSession());
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listing] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools.get(request.params.name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
-    return callTool(tool, request.params.arguments ?? {}, { engram, log, session });
+    return callTool(tool, request.params.arguments ?? {}, { engram, log, session, principal });
   });
   return server;
+}
+
+/** The tools of one engram and their `tools/list` answer. */
+interface ToolTable {
+  tools: ReadonlyMap<string, Tool>;
+  listing: readonly ToolListing[];
+}
+
+const TABLES = new WeakMap<Engram, Map<readonly ToolGroup[], ToolTable>>();
+
+/**
+ * The tool table of `engram`, built once per engram and group list: building it (schemas and
+ * their JSON Schema) takes tens of milliseconds, and MCP over HTTP builds a server per session.
+ */
+function toolTable(engram: Engram, groups: readonly ToolGroup[]): ToolTable {
+  let byGroups = TABLES.get(engram);
+  if (!byGroups) TABLES.set(engram, (byGroups = new Map()));
+  let table = byGroups.get(groups);
+  if (!table) {
+    const tools = buildTools(engram, groups);
+    table = { tools, listing: [...tools.values()].map(toListing) };
+    byGroups.set(groups, table);
+  }
+  return table;
 }
 
 function buildTools(engram: Engram, groups: readonly ToolGroup[]): Map<string, Tool> {
@@ -93,7 +121,7 @@ function toListing(tool: Tool): ToolListing {
   };
 }
 
-/** Validates, runs and maps one tool call; never throws. */
+/** Validates, checks access (./scope.ts), runs and maps one tool call; never throws. */
 export async function callTool(
   tool: Tool,
   args: unknown,
@@ -101,7 +129,7 @@ export async function callTool(
 ): Promise<CallToolResult> {
   try {
     const parsed: unknown = parseWith(tool.input, args);
-    return toolResult(await tool.run(parsed, ctx));
+    return toolResult(await tool.run(scopeCall(tool, parsed, ctx), ctx));
   } catch (err) {
     return toolError(err, tool.name, ctx.log);
   }

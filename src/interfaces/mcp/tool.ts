@@ -16,6 +16,7 @@ import type { Engram } from '../../app.js';
 import type { InputSchemas } from '../../domain/input.js';
 import type { Logger } from '../../domain/log.js';
 import type { WriteSession } from '../../service/write-sessions.js';
+import type { Principal, Role } from '../access.js';
 
 /** What a tool's `run` gets besides its arguments. */
 export interface ToolContext {
@@ -26,6 +27,11 @@ export interface ToolContext {
    * own become its turns, in order (opened on the first remember).
    */
   session: () => Promise<WriteSession>;
+  /**
+   * Who calls: the token that opened the MCP session over HTTP, everyone over stdio. The server
+   * checks its space and role before `run` (./scope.ts).
+   */
+  principal: Principal;
 }
 
 /** One MCP tool as the server installs it. */
@@ -38,6 +44,11 @@ export interface Tool {
   /** The structured result, as the HTTP API documents the same result. */
   output: z.ZodType<object, object>;
   annotations?: ToolAnnotations;
+  /**
+   * The role a call needs, as the HTTP route of the same operation (given the validated
+   * arguments when a function); default: read for a read-only tool, else write.
+   */
+  role?: Role | ((args: unknown) => Role);
   /** Runs with validated arguments; returns the structured result (a JSON object). */
   run(args: unknown, ctx: ToolContext): Promise<object>;
 }
@@ -56,10 +67,16 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType<object, obje
   input: S;
   output: O;
   annotations?: ToolAnnotations;
+  role?: Role | ((args: z.output<S>) => Role);
   run(args: z.output<S>, ctx: ToolContext): Promise<z.input<O>>;
 }): Tool {
-  // The server parses arguments with `input` before calling run, so the cast holds.
-  return { ...definition, run: (args, ctx) => definition.run(args as z.output<S>, ctx) };
+  // The server parses arguments with `input` before calling role or run, so the casts hold.
+  const { role } = definition;
+  return {
+    ...definition,
+    role: typeof role === 'function' ? (args) => role(args as z.output<S>) : role,
+    run: (args, ctx) => definition.run(args as z.output<S>, ctx),
+  };
 }
 
 /** Copies a zod shape, attaching a description to each documented field (for the tool listing). */

@@ -1,10 +1,9 @@
 /** Recall and status of a space. */
 import { createRoute } from '@hono/zod-openapi';
 
-import type { ServiceStatus } from '../../../service/models.js';
 import { RecallResponseSchema } from '../../responses/recall.js';
 import { StatusSchema } from '../../responses/status.js';
-import type { Principal } from '../auth.js';
+import { statusFor } from '../../status-scope.js';
 import { SpaceParams } from '../schemas.js';
 import { access, ERRORS, type HttpApp, jsonBody, jsonContent, type RouteDeps } from './common.js';
 
@@ -39,37 +38,10 @@ function registerStatus(app: HttpApp, { engram }: RouteDeps): void {
   });
   app.openapi(route, async (c) => {
     const status = await engram.status({ space: c.get('space') });
-    return c.json(storeWideVisible(c.get('principal')) ? status : spaceOnly(status), 200);
+    return c.json(statusFor(c.get('principal'), status), 200);
   });
 }
 
-/**
- * Whether a caller may see facts about the whole store: where it lives, its size, the vector
- * index and the embedding queue (all spaces together). Only an admin of every space may; any
- * other token sees its space's own counts, so it learns nothing about spaces outside its scope.
- */
-function storeWideVisible(principal: Principal): boolean {
-  return principal.spaces === '*' && principal.role === 'admin';
-}
-
-/** A status without the store-wide facts (see storeWideVisible). */
-type SpaceStatus = Omit<ServiceStatus, 'store' | 'embedder'> & {
-  store: Omit<ServiceStatus['store'], 'location' | 'size_bytes' | 'vector_index'>;
-  embedder: Omit<Extract<ServiceStatus['embedder'], { queue: unknown }>, 'queue'> | EmbedderOff;
-};
-type EmbedderOff = Exclude<ServiceStatus['embedder'], { queue: unknown }>;
-
-function spaceOnly(status: ServiceStatus): SpaceStatus {
-  const { location: _location, size_bytes: _size, vector_index: _index, ...store } = status.store;
-  return { ...status, store, embedder: withoutQueue(status.embedder) };
-}
-
-/** The embedder state without its queue (a fact about every space together). */
-function withoutQueue(embedder: ServiceStatus['embedder']): SpaceStatus['embedder'] {
-  if (!('queue' in embedder)) return embedder;
-  const { queue: _queue, ...rest } = embedder;
-  return rest;
-}
 /** Registers recall and status. */
 export function registerRecallRoutes(app: HttpApp, deps: RouteDeps): void {
   registerRecall(app, deps);

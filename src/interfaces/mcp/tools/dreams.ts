@@ -40,6 +40,7 @@ export const dreamTools: ToolGroup = () => [
     input: z.strictObject(described({ space, stages, dry_run }, DOCS)),
     output: DreamDiarySchema,
     annotations: { ...WRITES, idempotentHint: false },
+    role: 'admin',
     run: (args, { engram }) => engram.dreamRun(args),
   }),
   defineTool({

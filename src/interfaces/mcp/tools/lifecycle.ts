@@ -74,6 +74,9 @@ export const lifecycleTools: ToolGroup = () => [
     ),
     output: AutoRecallSettingsSchema,
     annotations: { ...WRITES, idempotentHint: true },
+    // Reading the settings (no setting given) needs only read, as on HTTP.
+    role: ({ space: _space, ...settings }) =>
+      Object.values(settings).some((value) => value !== undefined) ? 'write' : 'read',
     run: (args, { engram }) => engram.configureAutoRecall(args),
   }),
   defineTool({

@@ -1,9 +1,14 @@
-/** The MCP status tool: store counts, embedder and published model of one space, and jobs. */
+/**
+ * The MCP status tool: store counts, embedder and published model of one space, and jobs; the
+ * store-wide facts only for a caller that sees every space (../../status-scope.ts).
+ */
 import { z } from 'zod';
 
 import { spaceSchema } from '../../../domain/input.js';
+import { seesStoreWide } from '../../access.js';
 import { jobsSummary } from '../../jobs-summary.js';
 import { StatusSchema } from '../../responses/status.js';
+import { statusFor } from '../../status-scope.js';
 import { COMMON_DOCS, defineTool, described, READ_ONLY, type ToolGroup } from '../tool.js';
 
 /** status. */
@@ -16,9 +21,15 @@ export const statusTools: ToolGroup = () => [
     input: z.strictObject(described({ space: spaceSchema.optional() }, COMMON_DOCS)),
     output: StatusSchema,
     annotations: READ_ONLY,
-    run: async ({ space }, { engram }) => {
-      const [status, jobs] = await Promise.all([engram.status({ space }), jobsSummary(engram)]);
-      return jobs ? { ...status, jobs } : status;
+    run: async ({ space }, { engram, principal }) => {
+      // Jobs and the store's own facts concern every space: only for a caller that sees them all.
+      const wide = seesStoreWide(principal);
+      const [status, jobs] = await Promise.all([
+        engram.status({ space }),
+        wide ? jobsSummary(engram) : undefined,
+      ]);
+      const scoped = statusFor(principal, status);
+      return jobs ? { ...scoped, jobs } : scoped;
     },
   }),
 ];
