@@ -14,6 +14,7 @@ import { DOCTOR_COMMAND } from './doctor-command.js';
 import { DORMANT_COMMANDS } from './dormant-commands.js';
 import { DREAM_COMMANDS } from './dream-commands.js';
 import { GRAPH_COMMANDS } from './graph-commands.js';
+import { HOOK_COMMANDS } from './hook-commands.js';
 import { JOBS_COMMANDS } from './jobs-commands.js';
 import { LIFECYCLE_COMMANDS } from './lifecycle-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...JOBS_COMMANDS,
   ...DORMANT_COMMANDS,
   ...SESSION_COMMANDS,
+  ...HOOK_COMMANDS,
   ...DREAM_COMMANDS,
   ...AREA_COMMANDS,
   DOCTOR_COMMAND,

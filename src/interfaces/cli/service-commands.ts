@@ -4,16 +4,31 @@
  */
 import { EngramError } from '../../domain/errors.js';
 import type { CommandSpec } from './command.js';
+import {
+  currentLaunch,
+  MCP_CLIENTS,
+  type McpClient,
+  mcpClientConfig,
+} from './mcp-client-config.js';
 import { reportError } from './context.js';
 import { printJson, println } from './output.js';
 import { int } from './parse.js';
 import { readStdin } from './stdin.js';
 
-const mcp: CommandSpec<[]> = {
+const mcp: CommandSpec<[], { printConfig?: McpClient }> = {
   name: 'mcp',
   description:
     'serve the memory tools to an MCP client over stdio (stdout carries only the protocol)',
-  async run({ globals: g }) {
+  options: [
+    {
+      flags: '--print-config <client>',
+      description:
+        "print the client's MCP configuration entry that starts this engram (absolute paths, this --config and --space), then exit",
+      choices: MCP_CLIENTS,
+    },
+  ],
+  async run({ globals: g, options: o }) {
+    if (o.printConfig) return printClientConfig(o.printConfig, g.config, g.space);
     try {
       const { runMcpStdio } = await import('../mcp/stdio.js');
       await runMcpStdio({ configFile: g.config, space: g.space });
@@ -22,6 +37,13 @@ const mcp: CommandSpec<[]> = {
     }
   },
 };
+
+/** Prints a client's configuration entry on stdout, and where it goes on stderr. */
+function printClientConfig(client: McpClient, config?: string, space?: string): void {
+  const { json, where } = mcpClientConfig(client, currentLaunch(config, space));
+  printJson(json);
+  process.stderr.write(`engram: ${where}\n`);
+}
 
 async function hashFromStdin(json: boolean): Promise<void> {
   const { hashToken } = await import('../http/auth.js');
