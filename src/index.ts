@@ -85,6 +85,24 @@ export type {
 } from './graph/graph-api.js';
 export type { Anchor, ClusterSuggestion, HubEntry, HubReport } from './graph/hubs.js';
 export type { RebuildReport } from './graph/maintainer.js';
+export {
+  IMPORT_FORMATS,
+  type ImportFormat,
+  MARKDOWN_SPLITS,
+  type MarkdownSplit,
+  USER_MAPPINGS,
+  type UserMapping,
+} from './importers/importer.js';
+export {
+  checkImport,
+  importFrom,
+  type ImportOutcome,
+  type ImportRequest,
+  type ImportResult,
+  type ImportSummary,
+  type ImportTarget,
+  type RelationTotals,
+} from './importers/run.js';
 export type { ChangeOptions } from './service/context.js';
 export type { ServiceHealth, ServiceStatus } from './service/models.js';
 export type { SessionImportOptions, SessionSearchResult } from './service/sessions.js';

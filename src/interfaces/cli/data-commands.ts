@@ -8,11 +8,14 @@ import { pipeline } from 'node:stream/promises';
 
 import type { Engram } from '../../app.js';
 import { EngramError } from '../../domain/errors.js';
+import { IMPORT_FORMATS, MARKDOWN_SPLITS, USER_MAPPINGS } from '../../importers/importer.js';
 import type { ImportReport, LineResult } from '../../transfer/transfer.js';
 import { EXIT_CODES } from '../error-codes.js';
 import type { CommandSpec } from './command.js';
 import { LOCAL_CONFIG, readWithoutFlag } from './config-file.js';
 import { type GlobalOptions, reportError, withEngram } from './context.js';
+import type { ImportFromFlags } from './import-from.js';
+import { SESSION_IMPORT_FORMATS } from './import-from-formats.js';
 import { importFileLines } from './import-lines.js';
 import { EMBEDDER_COMMAND, modelsStatus, TRANSITION_COMMANDS } from './model-commands.js';
 import { printJson, println } from './output.js';
@@ -68,25 +71,69 @@ function isFile(file: string): boolean {
   return file === '-' || (existsSync(file) && statSync(file).isFile());
 }
 
-const importCommand: CommandSpec<[string], { batchSize: number; allowSpaces?: boolean }> = {
-  name: 'import <file>',
+/** The options of `engram import`: engram JSONL, or another tool's data with --from. */
+type ImportFlags = Omit<ImportFromFlags, 'from'> & {
+  from: 'jsonl' | ImportFromFlags['from'] | 'chatgpt' | 'claude';
+  allowSpaces?: boolean;
+};
+
+const importCommand: CommandSpec<[string], ImportFlags> = {
+  name: 'import <path>',
   description:
-    'import memories from JSONL ("-" for stdin): plain {"body": ...} lines or an engram export; idempotent',
+    'import memories from engram JSONL ("-" for stdin): plain {"body": ...} lines or an engram export; or, with --from, another memory tool\'s data (docs/import.md); idempotent',
   options: [
-    { flags: '--batch-size <n>', description: 'lines per transaction', parse: int, default: 500 },
+    {
+      flags: '--from <format>',
+      description:
+        "what PATH holds: engram JSONL, the MCP memory server's JSONL graph, a mem0 export, a folder of Markdown notes, or a ChatGPT or Claude.ai export (conversations.json, imported as sessions)",
+      choices: ['jsonl', ...IMPORT_FORMATS, ...SESSION_IMPORT_FORMATS],
+      default: 'jsonl',
+    },
+    {
+      flags: '--dry-run',
+      description:
+        'with --from: read and check everything, report counts and problems, write nothing',
+    },
+    {
+      flags: '--area <area>',
+      description: 'with --from: the area imported memories land in (or below)',
+    },
+    {
+      flags: '--map-user <to>',
+      description:
+        'mem0: user and agent ids as areas of the space (users/ID/agents/ID) or as spaces',
+      choices: USER_MAPPINGS,
+      default: 'area',
+    },
+    {
+      flags: '--split <unit>',
+      description: 'markdown: one memory per note, or one per heading section',
+      choices: MARKDOWN_SPLITS,
+      default: 'note',
+    },
+    {
+      flags: '--batch-size <n>',
+      description: 'memories per transaction',
+      parse: int,
+      default: 500,
+    },
     {
       flags: '--allow-spaces',
       description:
-        'let plain lines write to the spaces they name (default: a plain line naming another space than --space fails alone, as over HTTP; records of an engram export always keep their space)',
+        'JSONL: let plain lines write to the spaces they name (default: a plain line naming another space than --space fails alone, as over HTTP; records of an engram export always keep their space)',
     },
   ],
   async run({ args: [file], options: o, globals: g }) {
-    if (!isFile(file)) {
+    if (o.from === 'chatgpt' || o.from === 'claude')
+      return (await import('./import-from.js')).importSessionsCommand(file, o.from, o, g);
+    if (o.from !== 'jsonl')
+      return (await import('./import-from.js')).importFromCommand(file, { ...o, from: o.from }, g);
+    if (o.dryRun || !isFile(file)) {
+      const [field, rule, message] = o.dryRun
+        ? ['dry-run', 'with --from', '--dry-run: needs --from FORMAT (see docs/import.md)']
+        : ['file', 'existing file', `file ${file} does not exist or is not a file`];
       process.exitCode = reportError(
-        new EngramError('INVALID_INPUT', `file ${file} does not exist or is not a file`, {
-          field: 'file',
-          rule: 'existing file',
-        }),
+        new EngramError('INVALID_INPUT', message, { field, rule }),
         g.json ?? false,
       );
       return;
