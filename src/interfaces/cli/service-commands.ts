@@ -4,13 +4,13 @@
  */
 import { EngramError } from '../../domain/errors.js';
 import type { CommandSpec } from './command.js';
+import { reportError } from './context.js';
 import {
   currentLaunch,
   MCP_CLIENTS,
   type McpClient,
   mcpClientConfig,
 } from './mcp-client-config.js';
-import { reportError } from './context.js';
 import { printJson, println } from './output.js';
 import { int } from './parse.js';
 import { readStdin } from './stdin.js';
