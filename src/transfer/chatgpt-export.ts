@@ -16,14 +16,8 @@
  *   every transcript), or nothing with `tools: false`.
  */
 import { invalidInput } from '../domain/errors.js';
+import { type ExportFormat, exportSession, readConversations } from './export-conversations.js';
 import {
-  type ExportFormat,
-  exportSource,
-  readConversations,
-  titleOf,
-} from './export-conversations.js';
-import {
-  contentId,
   isoOrNull,
   isRecord,
   type RawTurn,
@@ -161,19 +155,13 @@ function readConversation(
       ? []
       : messageTurns(node.message, `mapping.${id}.message`, tools),
   );
-  if (turns.length === 0) return undefined;
-  const id = idOf(conversation);
-  const session: Record<string, unknown> = {
-    id: id ?? contentId(turns),
-    agent: options.agent ?? 'chatgpt',
-    source: exportSource('chatgpt', options.file, id),
-    turns,
+  const facts = {
+    app: 'chatgpt',
+    id: idOf(conversation),
+    title: conversation.title,
+    started: epochIso(conversation.create_time),
   };
-  const title = titleOf(conversation.title);
-  if (title) session.title = title;
-  const started = epochIso(conversation.create_time);
-  if (started) session.started_at = started;
-  return session;
+  return exportSession(facts, turns, options);
 }
 
 /** Reads a parsed ChatGPT export: a session per conversation, an error per malformed one. */

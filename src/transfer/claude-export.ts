@@ -10,14 +10,8 @@
  *   their contents are not stored.
  */
 import { invalidInput } from '../domain/errors.js';
+import { type ExportFormat, exportSession, readConversations } from './export-conversations.js';
 import {
-  type ExportFormat,
-  exportSource,
-  readConversations,
-  titleOf,
-} from './export-conversations.js';
-import {
-  contentId,
   contentTurns,
   isoOrNull,
   isRecord,
@@ -85,19 +79,13 @@ function readConversation(
   if (!Array.isArray(messages)) throw invalidInput('chat_messages', 'must be an array of messages');
   const tools = options.tools ?? true;
   const turns = messages.flatMap((m: unknown, i) => messageTurns(m, `chat_messages[${i}]`, tools));
-  if (turns.length === 0) return undefined;
-  const id = idOf(conversation);
-  const session: Record<string, unknown> = {
-    id: id ?? contentId(turns),
-    agent: options.agent ?? 'claude',
-    source: exportSource('claude', options.file, id),
-    turns,
+  const facts = {
+    app: 'claude',
+    id: idOf(conversation),
+    title: conversation.name,
+    started: isoOrNull(conversation.created_at),
   };
-  const title = titleOf(conversation.name);
-  if (title) session.title = title;
-  const started = isoOrNull(conversation.created_at);
-  if (started) session.started_at = started;
-  return session;
+  return exportSession(facts, turns, options);
 }
 
 /** Reads a parsed Claude.ai export: a session per conversation, an error per malformed one. */

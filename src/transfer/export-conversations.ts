@@ -5,7 +5,13 @@
  * others are read. A conversation with nothing to store (no text turn) is left out.
  */
 import { isEngramError } from '../domain/errors.js';
-import { isRecord, type TranscriptError, type TranscriptRecord } from './transcript-content.js';
+import {
+  contentId,
+  isRecord,
+  type RawTurn,
+  type TranscriptError,
+  type TranscriptRecord,
+} from './transcript-content.js';
 
 /** How one export format names and reads its conversations. */
 export interface ExportFormat {
@@ -69,4 +75,36 @@ export function exportSource(
   id: string | undefined,
 ): Record<string, string> {
   return { tool, ...(file ? { file } : {}), ...(id ? { original_id: id } : {}) };
+}
+
+/** What a conversation of an export says about itself, as read by its format. */
+export interface ConversationFacts {
+  /** The app (`chatgpt`, `claude`): the default agent and the source's tool. */
+  app: string;
+  id: string | undefined;
+  title: unknown;
+  /** The start time, already ISO 8601, or null. */
+  started: string | null;
+}
+
+/**
+ * The session input of a conversation with turns (undefined without any): its id (or one derived
+ * from its turns), agent, source, title and start time.
+ */
+export function exportSession(
+  facts: ConversationFacts,
+  turns: RawTurn[],
+  options: { agent?: string; file?: string },
+): Record<string, unknown> | undefined {
+  if (turns.length === 0) return undefined;
+  const session: Record<string, unknown> = {
+    id: facts.id ?? contentId(turns),
+    agent: options.agent ?? facts.app,
+    source: exportSource(facts.app, options.file, facts.id),
+    turns,
+  };
+  const title = titleOf(facts.title);
+  if (title) session.title = title;
+  if (facts.started) session.started_at = facts.started;
+  return session;
 }
