@@ -29,6 +29,7 @@ const GROUPS: [group: string, status: string[] | null][] = [
   ['embedder', ['embedder', 'status']],
   ['graph', ['graph', 'stats']],
   ['auto-recall', ['auto-recall', 'stats']],
+  ['hook', ['auto-recall', 'stats']],
   ['dormant', ['dormant', 'review', '--limit', '5']],
   ['dream', ['dream', 'runs', '--limit', '5']],
   ['sessions', ['sessions', 'list', '--limit', '10']],

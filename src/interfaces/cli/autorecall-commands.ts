@@ -151,6 +151,9 @@ const stats: CommandSpec<[]> = {
   },
 };
 
+/** Prints auto-recall's stats and settings: the status of `auto-recall` and of `hook`. */
+export const autoRecallStatus = stats.run!;
+
 /** `engram auto-recall ...`. */
 export const AUTORECALL_COMMANDS: readonly CommandSpec[] = [
   {

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 
 import { EngramError } from '../../domain/errors.js';
+import { autoRecallStatus } from './autorecall-commands.js';
 import type { CommandSpec } from './command.js';
 import { withEngram } from './context.js';
 import { contextText, parseHookEvent, userPromptAnswer } from './hook-payload.js';
@@ -92,7 +93,9 @@ export const HOOK_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'hook',
     description:
-      'commands an agent harness runs on its events (Claude Code hooks; see docs/hooks.md)',
+      "commands an agent harness runs on its events (Claude Code hooks; see docs/hooks.md; alone: auto-recall's stats and settings, which user-prompt follows)",
+    readsOnly: true,
     commands: [userPrompt, sessionEnd],
+    run: autoRecallStatus,
   },
 ];
