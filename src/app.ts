@@ -3,6 +3,7 @@
  * embedder and its queue, builds the capability modules (graph upkeep, recall channels, dormant
  * recall, lifecycle, auto-recall) and composes the service facades into one Engram object.
  */
+import { AccessLedger } from './access/ledger.js';
 import { loadConfig } from './config/load.js';
 import type { Config, ConfigInput } from './config/schema.js';
 import { type Logger, stderrLogger } from './domain/log.js';
@@ -103,7 +104,8 @@ export type Engram = MemoryWrites &
     addWriteObserver(observer: WriteObserver): void;
     /**
      * Resolves once the background work of every write so far has finished in this process (the
-     * knowledge graph's upkeep), so a recall after it never reports `graph_catching_up`.
+     * knowledge graph's upkeep), so a recall after it never reports `graph_catching_up`, and the
+     * accesses of every recall so far are in the store (they are written behind, §3.6).
      */
     idle(): Promise<void>;
     /** Waits for background work (bounded), then releases the store and the embedder. */
@@ -276,6 +278,7 @@ export function assembleEngram(parts: EngramParts): Engram {
   );
   // Recall durations of this process, for the console's health page (service/insights.ts).
   const latency = new RecallLatency(undefined, now);
+  const access = new AccessLedger(store, config.recall.access, log);
   const words = parts.words;
   const dreams = dreamsFacade(ctx, {
     words: async () => words?.wordVectors(),
@@ -298,6 +301,7 @@ export function assembleEngram(parts: EngramParts): Engram {
         channels,
         relevance,
         observers: [dormant],
+        access,
         decision: new DecisionRecallStage(
           parts.decision ?? null,
           config.recall.decision,
@@ -325,11 +329,13 @@ export function assembleEngram(parts: EngramParts): Engram {
     addWriteObserver: (observer) => ctx.bus.add(objectArg(observer, 'observer')),
     idle: async () => {
       await maintainer?.idle();
+      await access.flush();
     },
     async close(given) {
       const options = optionsArg(given);
       // A worker's running job stops at its next checkpoint and is queued again for later.
       await jobs?.stopWorker(Math.min(options.drainMs ?? 0, 5_000));
+      await access.close();
       await dormant.close();
       await vectors.close(options.drainMs ?? 0);
       await maintainer?.close();

@@ -151,6 +151,7 @@ describe('related memories on remember (library)', () => {
     await enable(engram, 'subtle');
     const result = await engram.remember({ body: NEW });
     expect(result.related_memories!.length).toBeGreaterThan(0);
+    await engram.idle(); // an ordinary recall's accesses would be in the store by now
     for (const id of ids) {
       const m = await engram.get(id);
       expect(m).toMatchObject({ access_count: 0, last_accessed_at: null, use_count: 0 });

@@ -77,6 +77,7 @@ describeBackends('auto-recall over 90 days', (backend) => {
 
     expect(surfaced).toBe(0); // silent mode never surfaces anything
     expect(reinforced).toBeGreaterThanOrEqual(18); // each of 18 conversations reinforced its topic
+    await engram.idle(); // an ordinary recall's accesses would be in the store by now
     for (const id of discussed) {
       const m = await engram.get(id);
       expect(m.status, m.body).toBe('active');

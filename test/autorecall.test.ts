@@ -167,6 +167,7 @@ describeBackends('processMessage', (backend) => {
     expect(r.items[0]!.body).toMatch(/deploys to staging/);
     expect(r.handles).toEqual([]);
     // surfacing is not use: nothing is reinforced or counted as access
+    await engram.idle(); // an ordinary recall's accesses would be in the store by now
     expect(await engram.get(ids.get('The billing')!)).toMatchObject({
       use_count: 0,
       access_count: 0,
@@ -229,6 +230,7 @@ describeBackends('processMessage', (backend) => {
       reinforced: 1,
     });
     const id = ids.get('Kafka consumer')!;
+    await engram.idle(); // an ordinary recall's accesses would be in the store by now
     expect(await engram.get(id)).toMatchObject({
       use_count: 1,
       access_count: 0,

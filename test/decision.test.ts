@@ -108,6 +108,7 @@ describe('decision recall', () => {
     const engram = await seeded({ adapter: 'alignment', pool: 8 });
     const r = await engram.recall({ query: 'garage bike garden tools', k: 1 });
     const returned = r.hits[0]!.id;
+    await engram.idle(); // accesses are written behind recall (§3.6)
     const all = (await engram.list({ limit: 20 })).items;
     for (const m of all) expect(m.access_count, m.id).toBe(m.id === returned ? 1 : 0);
   });

@@ -165,6 +165,7 @@ describe('dormant recall: cooldowns and feedback', () => {
     await engram.dormantReview();
     expect(ordinaryFields(path).filter((r) => r.id !== fresh)).toEqual(before);
     expect(rows(path, 'use_events')).toHaveLength(useEvents);
+    await engram.idle(); // ordinary accesses are written behind recall (§3.6)
     expect((await engram.get(target)).access_count).toBe(0);
   });
 });

@@ -155,6 +155,7 @@ describe('recall', () => {
     const { engram, ids } = await seeded();
     const result = await engram.recall({ query: 'billing', k: 1 });
     const returned = result.hits[0]!.id;
+    await engram.idle(); // accesses are written behind recall (§3.6)
     const after = await Promise.all(ids.map((id) => engram.get(id)));
     for (const m of after) {
       expect(m.access_count).toBe(m.id === returned ? 1 : 0);

@@ -1144,6 +1144,24 @@ function accessAndStatsSection(ctx: Ctx): void {
       expect(b2).toEqual({ ...b, access_count: 1, last_accessed_at: T0 + DAY });
       expect(c2).toEqual(c);
     });
+
+    it('adds batched counts, keeps the latest access time, and skips ids of other spaces', async () => {
+      const [a, b] = await create(ctx.store, draft({ body: 'batch a' }), draft({ body: 'batch b' }));
+      const [other] = await create(ctx.store, draft({ body: 'batch o', space: 'other' }));
+      await ctx.store.recordAccess('default', [a!.id], T0 + 5 * DAY);
+      await ctx.store.recordAccessCounts('default', [
+        // An earlier access flushed late (another process's batch) never moves the time back.
+        { id: a!.id, count: 3, at: T0 + 2 * DAY },
+        { id: b!.id, count: 2, at: T0 + 3 * DAY },
+        { id: other!.id, count: 4, at: T0 + 3 * DAY },
+        { id: 'no-such-id', count: 1, at: T0 + 3 * DAY },
+      ]);
+      await ctx.store.recordAccessCounts('default', []);
+      const [a2, b2] = await ctx.store.getItems('default', [a!.id, b!.id]);
+      expect(a2).toEqual({ ...a, access_count: 4, last_accessed_at: T0 + 5 * DAY });
+      expect(b2).toEqual({ ...b, access_count: 2, last_accessed_at: T0 + 3 * DAY });
+      expect((await ctx.store.getItems('other', [other!.id]))[0]).toEqual(other);
+    });
   });
 
   describe('stats', () => {

@@ -13,6 +13,7 @@ export const FLOORS = {
   jobs: 3,
   models: 3,
   memories: 3,
+  access: 3,
   retrieval: 4,
   lifecycle: 5,
   dormant: 5,

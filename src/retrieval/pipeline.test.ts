@@ -127,7 +127,9 @@ function stubbed(calls: string[], overrides: Partial<RecallStages> = {}) {
         read.push([...ids]);
         return ids.map(item);
       },
-      recordAccess: async (_space, ids) => {
+    },
+    access: {
+      record: async (_space, ids) => {
         calls.push('access');
         accessed.push([...ids]);
       },

@@ -6,6 +6,7 @@
  * engram's recall. Always answers; a channel that cannot contribute is reported in `degraded`,
  * never hidden.
  */
+import type { AccessRecorder } from '../access/ledger.js';
 import type { Config } from '../config/schema.js';
 import { toEngramError } from '../domain/errors.js';
 import type { Degradation, HitChannels, RecallHit, RecallResponse } from '../domain/types.js';
@@ -30,8 +31,10 @@ import {
 
 /** What the pipeline is wired with. */
 export interface RecallDeps {
-  /** The store primitives recall uses: items, access accounting and session positions. */
-  store: Pick<Store, 'getItems' | 'recordAccess' | 'sessionNeighbors'>;
+  /** The store primitives recall uses: items and session positions. */
+  store: Pick<Store, 'getItems' | 'sessionNeighbors'>;
+  /** Where the returned hits are counted (§3.6): write-behind, off the critical path. */
+  access: AccessRecorder;
   config: Config;
   stages: RecallStages;
   now: () => number;
@@ -226,7 +229,7 @@ async function recordAccess(
   try {
     // Documentation sections and session excerpts (decision sources) are not memory items.
     const memories = hits.filter((h) => h.source?.type !== 'docs' && h.source?.type !== 'session');
-    await deps.store.recordAccess(
+    await deps.access.record(
       space,
       memories.map((h) => h.id),
       now,

@@ -2,6 +2,7 @@
  * Facade for hybrid recall (§3): validates the request and runs the recall pipeline with the
  * space's settings (the configured ones with its runtime changes, settings.ts).
  */
+import type { AccessRecorder } from '../access/ledger.js';
 import type { Config } from '../config/schema.js';
 import { EngramError } from '../domain/errors.js';
 import type { RecallRequest } from '../domain/input.js';
@@ -31,6 +32,8 @@ export interface RecallParts {
   observers: readonly RecallObserver[];
   /** The second stage (§5.1); default: off. */
   decision?: DecisionRecallStage;
+  /** Where returned hits are counted (§3.6). */
+  access: AccessRecorder;
 }
 
 /** The recall facade over a context. */
@@ -39,6 +42,7 @@ export function recallFacade(ctx: ServiceContext, parts: RecallParts): RecallFac
   const warn = (message: string) => (err: unknown) => log.warn(message, { error: String(err) });
   const build = (recall: Config['recall']): RecallDeps => ({
     store: ctx.store,
+    access: parts.access,
     config,
     now: ctx.now,
     stages: defaultStages({

@@ -22,6 +22,13 @@ import type { ModelStore } from './model-store.js';
 import type { SessionExportRecord, SessionStore } from './session-store.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
+/** Accesses of one item gathered over a while: how many, and the latest one (epoch ms). */
+export interface AccessCount {
+  id: string;
+  count: number;
+  at: number;
+}
+
 export interface StoreCapabilities {
   /** Backend name for status output. */
   readonly backend: string;
@@ -299,6 +306,12 @@ export interface Store {
   lastTurn(space: string, session: string): Promise<number | null>;
   /** Records one access for each id (§3.6). */
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void>;
+  /**
+   * Adds each entry's accesses to its item, in one transaction: `count` to `access_count`, and
+   * `at` as `last_accessed_at` unless the item holds a later one (a write-behind flush may arrive
+   * after another process recorded a newer access). Ids not in the space are skipped.
+   */
+  recordAccessCounts(space: string, counts: readonly AccessCount[]): Promise<void>;
   stats(space: string | null): Promise<StoreStats>;
   /** Every space that holds items, by name, with its item count (any status). */
   spaces(): Promise<SpaceCount[]>;

@@ -4,7 +4,7 @@
  * reported to the statistics refresh so the planner learns of them early.
  */
 import type { ItemExport, ItemRecord, RelationRecord } from '../../domain/records.js';
-import type { CreateOutcome, ImportOutcome, ItemDraft, MutationPlan } from '../store.js';
+import type { AccessCount, CreateOutcome, ImportOutcome, ItemDraft, MutationPlan } from '../store.js';
 import { recordAccess as recordAccessRows } from './model.js';
 import type { PgStoreContext } from './store-context.js';
 import * as transfer from './transfer.js';
@@ -55,12 +55,25 @@ export function importRelations(
 }
 
 /** Counts one access to each distinct item. */
-export async function recordAccess(
+export function recordAccess(
   ctx: PgStoreContext,
   space: string,
   ids: readonly string[],
   at: number,
 ): Promise<void> {
-  if (ids.length === 0) return;
-  await ctx.db.transaction((tx) => recordAccessRows(tx, space, [...new Set(ids)], at));
+  return recordAccessCounts(
+    ctx,
+    space,
+    [...new Set(ids)].map((id) => ({ id, count: 1, at })),
+  );
+}
+
+/** Adds each entry's accesses to its item (the latest access time kept). */
+export async function recordAccessCounts(
+  ctx: PgStoreContext,
+  space: string,
+  counts: readonly AccessCount[],
+): Promise<void> {
+  if (counts.length === 0) return;
+  await ctx.db.transaction((tx) => recordAccessRows(tx, space, counts));
 }

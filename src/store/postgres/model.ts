@@ -4,6 +4,7 @@
  */
 import { EngramError } from '../../domain/errors.js';
 import type { ModelRecord } from '../../domain/records.js';
+import type { AccessCount } from '../store.js';
 import type { Queryable } from './database.js';
 import { publishedModelId, upsertVectors } from './writes.js';
 
@@ -69,16 +70,21 @@ export async function putVectors(
   return valid.length;
 }
 
-/** Records one access per id: the rows are locked in pk order first. */
+/** Adds each entry's accesses to its item: the rows are locked in pk order first. */
 export async function recordAccess(
   tx: Queryable,
   space: string,
-  ids: readonly string[],
-  at: number,
+  counts: readonly AccessCount[],
 ): Promise<void> {
   await tx.query(
-    `UPDATE items SET access_count = access_count + 1, last_accessed_at = $1
-WHERE pk IN (SELECT pk FROM items WHERE space = $2 AND id = ANY($3::text[]) ORDER BY pk FOR UPDATE)`,
-    [at, space, [...ids]],
+    `WITH a AS (SELECT * FROM unnest($2::text[], $3::int8[], $4::int8[]) AS a(id, n, at)),
+locked AS (
+  SELECT i.pk, a.n, a.at FROM items i JOIN a ON a.id = i.id
+  WHERE i.space = $1 ORDER BY i.pk FOR UPDATE OF i
+)
+UPDATE items SET access_count = items.access_count + locked.n,
+  last_accessed_at = GREATEST(coalesce(items.last_accessed_at, locked.at), locked.at)
+FROM locked WHERE items.pk = locked.pk`,
+    [space, counts.map((c) => c.id), counts.map((c) => c.count), counts.map((c) => c.at)],
   );
 }

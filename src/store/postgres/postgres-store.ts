@@ -15,6 +15,7 @@ import type {
 } from '../../domain/records.js';
 import { type LeaseRows, runLease } from '../lease.js';
 import type {
+  AccessCount,
   CreateOutcome,
   ImportOutcome,
   ItemDraft,
@@ -214,6 +215,10 @@ export class PostgresStore implements Store {
 
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {
     return itemWrites.recordAccess(this.ctx, space, ids, at);
+  }
+
+  recordAccessCounts(space: string, counts: readonly AccessCount[]): Promise<void> {
+    return itemWrites.recordAccessCounts(this.ctx, space, counts);
   }
 
   stats(space: string | null): Promise<StoreStats> {

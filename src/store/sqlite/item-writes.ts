@@ -9,7 +9,7 @@ import type {
   StatusEventRecord,
   VersionRecord,
 } from '../../domain/records.js';
-import type { CreateOutcome, ImportOutcome, ItemDraft } from '../store.js';
+import type { AccessCount, CreateOutcome, ImportOutcome, ItemDraft } from '../store.js';
 import { rowByPk } from './item-reads.js';
 import { publishedModelId } from './model-rows.js';
 import { itemColumns, itemFromRow, type ItemRow } from './rows.js';
@@ -143,20 +143,36 @@ export async function importRelations(
 }
 
 /** Counts one access of each listed item (each id once). */
-export async function recordAccess(
+export function recordAccess(
   core: StoreCore,
   space: string,
   ids: readonly string[],
   at: number,
 ): Promise<void> {
-  if (ids.length === 0) return;
-  const unique = [...new Set(ids)];
+  return recordAccessCounts(
+    core,
+    space,
+    [...new Set(ids)].map((id) => ({ id, count: 1, at })),
+  );
+}
+
+/** Adds each entry's accesses to its item (the latest access time kept). */
+export async function recordAccessCounts(
+  core: StoreCore,
+  space: string,
+  counts: readonly AccessCount[],
+): Promise<void> {
+  if (counts.length === 0) return;
+  const rows = JSON.stringify(counts.map((c) => [c.id, c.count, c.at]));
   await core.write(() => {
     core.db
       .prepare(
         // `+space`: by id, not by a scan of the space's index.
-        'UPDATE items SET access_count = access_count + 1, last_accessed_at = ? WHERE +space = ? AND id IN (SELECT value FROM json_each(?))',
+        `UPDATE items SET access_count = access_count + a.n,
+           last_accessed_at = max(coalesce(last_accessed_at, a.at), a.at)
+         FROM (SELECT value ->> 0 AS id, value ->> 1 AS n, value ->> 2 AS at FROM json_each(?)) AS a
+         WHERE +items.space = ? AND items.id = a.id`,
       )
-      .run(at, space, JSON.stringify(unique));
+      .run(rows, space);
   });
 }

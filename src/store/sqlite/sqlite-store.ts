@@ -15,6 +15,7 @@ import type {
 } from '../../domain/records.js';
 import { runLease } from '../lease.js';
 import type {
+  AccessCount,
   CreateOutcome,
   ImportOutcome,
   ItemDraft,
@@ -250,6 +251,10 @@ export class SqliteStore implements Store {
 
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {
     return writes.recordAccess(this.core, space, ids, at);
+  }
+
+  recordAccessCounts(space: string, counts: readonly AccessCount[]): Promise<void> {
+    return writes.recordAccessCounts(this.core, space, counts);
   }
 
   stats(space: string | null): Promise<StoreStats> {
