@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A poll ends as soon as its condition holds; the long limit only matters on a loaded machine,
+    // where a browser may take seconds to render what the test waits for.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

@@ -113,13 +113,17 @@ describe.runIf(HAS_CHROMIUM)('console browse page', () => {
     const first = await rows(page);
     await pager.getByRole('button', { name: 'Next' }).click();
     await pager.getByText('Page 2').waitFor();
-    await expect.poll(() => rows(page)).not.toEqual(first);
-    const second = await rows(page);
-    expect(second).toHaveLength(3);
+    // The next page's rows, once they replaced the first page's (never a half-drawn list).
+    const turned = async (from: string[], size: number) => {
+      const now = await rows(page);
+      return now.length === size && now.join('\n') !== from.join('\n') ? now : null;
+    };
+    await expect.poll(() => turned(first, 3)).not.toBeNull();
+    const second = (await turned(first, 3))!;
     await pager.getByRole('button', { name: 'Next' }).click();
     await pager.getByText('Page 3').waitFor();
-    await expect.poll(() => rows(page)).toHaveLength(1);
-    const third = await rows(page);
+    await expect.poll(() => turned(second, 1)).not.toBeNull();
+    const third = (await turned(second, 1))!;
     expect(new Set([...first, ...second, ...third])).toEqual(new Set(bodies));
     expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
 
