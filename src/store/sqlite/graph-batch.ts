@@ -34,7 +34,15 @@ export interface FreshDoc {
 }
 
 const STATEMENT_LINKS = sqlStatements(itemLinksSql('@pk'))[1]!;
-const RELATION_LINKS = sqlStatements(relationLinksSql('r.id = @rid'))[0]!;
+/**
+ * The links of every live relation touching the batch's related items, each relation once (also
+ * when both its items are in the batch), in one statement while the row triggers stand aside.
+ */
+const RELATION_LINKS = `${sqlStatements(
+  relationLinksSql(`r.space = @space AND r.id IN (
+      SELECT id FROM relations WHERE space = @space AND from_id IN (SELECT value FROM json_each(@ids))
+      UNION SELECT id FROM relations WHERE space = @space AND to_id IN (SELECT value FROM json_each(@ids)))`),
+)[0]!} RETURNING a, b`;
 
 /** What the rows of a batch add to the derived counts. */
 class Tally {
@@ -79,17 +87,17 @@ export function writeFresh(ctx: WriteContext, docs: readonly FreshDoc[]): void {
   const tally = new Tally();
   prepare('INSERT INTO graph_batch(id) VALUES (1)').run();
   const linked = writeRows(ctx, docs, named, tally);
+  // A relation links once both its items have mentions: an item of an earlier batch found this
+  // one without any and linked nothing, so every relation of the batch's items is linked here.
+  if (linked.related.length > 0)
+    for (const { a, b } of prepare(RELATION_LINKS).all({
+      space: ctx.space,
+      ids: JSON.stringify(linked.related),
+    }) as { a: number; b: number }[])
+      tally.link(a, b);
   applyTally(ctx, tally, docs.length);
   prepare('DELETE FROM graph_batch').run();
   for (const pk of linked.statements) prepare(STATEMENT_LINKS).run({ pk });
-  // Each relation once, even when both its items are in the batch (item by item, the first of
-  // the two found the other without mentions yet and linked nothing).
-  if (linked.related.length > 0)
-    for (const { id } of prepare(
-      `SELECT id FROM relations WHERE space = @space AND (from_id IN (SELECT value FROM json_each(@ids))
-         OR to_id IN (SELECT value FROM json_each(@ids)))`,
-    ).all({ space: ctx.space, ids: JSON.stringify(linked.related) }) as { id: string }[])
-      prepare(RELATION_LINKS).run({ rid: id });
 }
 
 /**
