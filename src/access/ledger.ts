@@ -12,7 +12,7 @@
  * - `flush_ms: 0` writes each recall's accesses before the recall returns, as one transaction.
  */
 import type { Logger } from '../domain/log.js';
-import type { AccessCount, Store } from '../store/store.js';
+import { type AccessCount, oneAccessEach, type Store } from '../store/store.js';
 
 /** Where recall reports the hits it returned. */
 export interface AccessRecorder {
@@ -54,10 +54,7 @@ export class AccessLedger implements AccessRecorder {
   async record(space: string, ids: readonly string[], at: number): Promise<void> {
     if (ids.length === 0) return;
     if (this.closed || this.settings.flush_ms === 0) {
-      await this.store.recordAccessCounts(
-        space,
-        [...new Set(ids)].map((id) => ({ id, count: 1, at })),
-      );
+      await this.store.recordAccessCounts(space, oneAccessEach(ids, at));
       return;
     }
     let items = this.pending.get(space);

@@ -29,6 +29,11 @@ export interface AccessCount {
   at: number;
 }
 
+/** One access of each distinct id at `at`. */
+export function oneAccessEach(ids: readonly string[], at: number): AccessCount[] {
+  return [...new Set(ids)].map((id) => ({ id, count: 1, at }));
+}
+
 export interface StoreCapabilities {
   /** Backend name for status output. */
   readonly backend: string;

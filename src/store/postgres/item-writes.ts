@@ -4,7 +4,14 @@
  * reported to the statistics refresh so the planner learns of them early.
  */
 import type { ItemExport, ItemRecord, RelationRecord } from '../../domain/records.js';
-import type { AccessCount, CreateOutcome, ImportOutcome, ItemDraft, MutationPlan } from '../store.js';
+import {
+  type AccessCount,
+  type CreateOutcome,
+  type ImportOutcome,
+  type ItemDraft,
+  type MutationPlan,
+  oneAccessEach,
+} from '../store.js';
 import { recordAccess as recordAccessRows } from './model.js';
 import type { PgStoreContext } from './store-context.js';
 import * as transfer from './transfer.js';
@@ -61,11 +68,7 @@ export function recordAccess(
   ids: readonly string[],
   at: number,
 ): Promise<void> {
-  return recordAccessCounts(
-    ctx,
-    space,
-    [...new Set(ids)].map((id) => ({ id, count: 1, at })),
-  );
+  return recordAccessCounts(ctx, space, oneAccessEach(ids, at));
 }
 
 /** Adds each entry's accesses to its item (the latest access time kept). */

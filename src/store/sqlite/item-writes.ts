@@ -9,7 +9,13 @@ import type {
   StatusEventRecord,
   VersionRecord,
 } from '../../domain/records.js';
-import type { AccessCount, CreateOutcome, ImportOutcome, ItemDraft } from '../store.js';
+import {
+  type AccessCount,
+  type CreateOutcome,
+  type ImportOutcome,
+  type ItemDraft,
+  oneAccessEach,
+} from '../store.js';
 import { rowByPk } from './item-reads.js';
 import { publishedModelId } from './model-rows.js';
 import { itemColumns, itemFromRow, type ItemRow } from './rows.js';
@@ -149,11 +155,7 @@ export function recordAccess(
   ids: readonly string[],
   at: number,
 ): Promise<void> {
-  return recordAccessCounts(
-    core,
-    space,
-    [...new Set(ids)].map((id) => ({ id, count: 1, at })),
-  );
+  return recordAccessCounts(core, space, oneAccessEach(ids, at));
 }
 
 /** Adds each entry's accesses to its item (the latest access time kept). */
