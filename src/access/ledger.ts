@@ -1,7 +1,8 @@
 /**
- * Access accounting off recall's critical path (§3.6): the hits a recall returns are counted in
- * memory and written to the store later, in one transaction per space, instead of one write
- * transaction per recall.
+ * Access accounting (§3.6), optionally off recall's critical path: with `flush_ms` above 0 the hits
+ * a recall returns are counted in memory and written to the store later, in one transaction per
+ * space, instead of one write transaction per recall (the default, `flush_ms: 0`). Until they are
+ * written, readers of the store (get, export, maintenance, dream runs) do not see them.
  *
  * - A flush runs `flush_ms` after the first access it will carry, or at once when `max_pending`
  *   items wait; `flush()` and `close()` write whatever waits (close: a clean shutdown loses

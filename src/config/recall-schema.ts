@@ -165,10 +165,13 @@ export const recallSchema = z
     rerank: rerankSchema,
     decision: decisionSchema,
     default_statuses: z.array(z.enum(STATUSES)).min(1).default(['active', 'challenged']),
-    /** Access accounting (§3.6), written behind recall: the longest wait, and the batch size. */
+    /**
+     * Access accounting (§3.6): written within each recall (flush_ms 0), or behind it, at most
+     * flush_ms later or once max_pending items wait.
+     */
     access: z
       .strictObject({
-        flush_ms: z.number().int().min(0).max(60_000).default(1_000),
+        flush_ms: z.number().int().min(0).max(60_000).default(0),
         max_pending: z.number().int().min(1).max(100_000).default(1_000),
       })
       .prefault({}),
