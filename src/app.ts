@@ -105,7 +105,7 @@ export type Engram = MemoryWrites &
     /**
      * Resolves once the background work of every write so far has finished in this process (the
      * knowledge graph's upkeep), so a recall after it never reports `graph_catching_up`, and the
-     * accesses of every recall so far are in the store (they are written behind, §3.6).
+     * accesses of every recall so far are in the store (also with write-behind accounting, §3.6).
      */
     idle(): Promise<void>;
     /** Waits for background work (bounded), then releases the store and the embedder. */

@@ -17,7 +17,7 @@ import { type AccessCount, oneAccessEach, type Store } from '../store/store.js';
 
 /** Where recall reports the hits it returned. */
 export interface AccessRecorder {
-  /** Counts one access of each id (each once) in `space`; write-behind unless configured off. */
+  /** Counts one access of each id (each once) in `space`: written now, or behind when configured. */
   record(space: string, ids: readonly string[], at: number): Promise<void>;
 }
 

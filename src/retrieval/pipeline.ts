@@ -33,7 +33,7 @@ import {
 export interface RecallDeps {
   /** The store primitives recall uses: items and session positions. */
   store: Pick<Store, 'getItems' | 'sessionNeighbors'>;
-  /** Where the returned hits are counted (§3.6): write-behind, off the critical path. */
+  /** Where the returned hits are counted (§3.6): within the recall, or behind it when configured. */
   access: AccessRecorder;
   config: Config;
   stages: RecallStages;
