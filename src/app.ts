@@ -329,18 +329,20 @@ export function assembleEngram(parts: EngramParts): Engram {
     addWriteObserver: (observer) => ctx.bus.add(objectArg(observer, 'observer')),
     idle: async () => {
       await maintainer?.idle();
-      await access.flush().catch((err: unknown) =>
-        log.warn('access accounting skipped', { error: String(err) }),
-      );
+      await access
+        .flush()
+        .catch((err: unknown) => log.warn('access accounting skipped', { error: String(err) }));
     },
     async close(given) {
       const options = optionsArg(given);
       // A worker's running job stops at its next checkpoint and is queued again for later.
       await jobs?.stopWorker(Math.min(options.drainMs ?? 0, 5_000));
       // Accounting never fails anything: a store that refuses the last accesses loses only them.
-      await access.close().catch((err: unknown) =>
-        log.warn('access accounting skipped at close', { error: String(err) }),
-      );
+      await access
+        .close()
+        .catch((err: unknown) =>
+          log.warn('access accounting skipped at close', { error: String(err) }),
+        );
       await dormant.close();
       await vectors.close(options.drainMs ?? 0);
       await maintainer?.close();
