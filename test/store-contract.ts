@@ -1146,7 +1146,11 @@ function accessAndStatsSection(ctx: Ctx): void {
     });
 
     it('adds batched counts, keeps the latest access time, and skips ids of other spaces', async () => {
-      const [a, b] = await create(ctx.store, draft({ body: 'batch a' }), draft({ body: 'batch b' }));
+      const [a, b] = await create(
+        ctx.store,
+        draft({ body: 'batch a' }),
+        draft({ body: 'batch b' }),
+      );
       const [other] = await create(ctx.store, draft({ body: 'batch o', space: 'other' }));
       await ctx.store.recordAccess('default', [a!.id], T0 + 5 * DAY);
       await ctx.store.recordAccessCounts('default', [
