@@ -3,10 +3,13 @@
  * for this test): a user prompt answered with the memories auto-recall surfaces as added
  * context, nothing (and a hint) when auto-recall is off, a session log stored as a session at the
  * session's end (re-run: the same session, not a second one), and failures that never block the
- * agent (exit 1, never 2).
+ * agent (exit 1, never 2). With `--server` (or $ENGRAM_URL) the hooks ask a real `engram serve` on
+ * 127.0.0.1 instead of opening a store, with its bearer token from $ENGRAM_TOKEN, and fall back to
+ * their own process when nothing answers there.
  */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -14,6 +17,7 @@ import { stringify } from 'yaml';
 
 import { testCacheDir } from './cache-dir.js';
 import { tempDir } from './helpers.js';
+import { startTestService, TOKEN_CONFIG, TOKENS } from './http-helpers.js';
 
 const CLI = resolve(import.meta.dirname, '..', 'dist', 'bin', 'engram.js');
 
@@ -24,6 +28,38 @@ function engram(dir: string, args: string[], input?: string) {
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The CLI run without blocking this process's event loop (the server under test answers in it),
+ * with extra environment variables.
+ */
+function engramAsync(
+  dir: string,
+  args: string[],
+  input: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, '--config', join(dir, 'engram.yaml'), ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** A 127.0.0.1 port nothing listens on (one just closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  await new Promise((ok) => server.close(ok));
+  return port;
 }
 
 function store(autoRecall: Record<string, unknown>): string {
@@ -82,6 +118,9 @@ describe('engram hook (recorded Claude Code hook events)', () => {
     const r = engram(dir, ['hook', 'user-prompt'], 'not json');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/stdin/);
+    const url = engram(dir, ['hook', 'user-prompt', '--server', 'localhost:8765'], prompt('hi?'));
+    expect(url.code).toBe(1);
+    expect(url.stderr).toMatch(/--server: must be an http\(s\) URL/);
     const end = engram(dir, ['hook', 'session-end'], JSON.stringify({ session_id: 's' }));
     expect(end.code).toBe(1);
     expect(end.stderr).toMatch(/transcript_path/);
@@ -125,5 +164,103 @@ describe('engram hook (recorded Claude Code hook events)', () => {
     expect(found).toContain('cold-storage bucket');
     const items = JSON.parse(engram(dir, ['--json', 'list']).stdout) as { items: unknown[] };
     expect(items.items).toEqual([]);
+  });
+
+  describe('asking a running engram serve (--server, $ENGRAM_URL)', () => {
+    /** A server holding one memory about staging, auto-recall on, tokens required. */
+    async function server() {
+      const s = await startTestService({
+        auto_recall: { enabled: true, relevance_threshold: 0.3 },
+        server: { tokens: TOKEN_CONFIG },
+      });
+      await s.service.engram.remember({
+        body: 'The staging database is PostgreSQL 15 on db-staging.internal',
+      });
+      // The hook's own configuration names an empty store: what it answers came from the server.
+      return { url: s.url, dir: store({ enabled: false }), s };
+    }
+
+    it('user-prompt answers from the server, with $ENGRAM_TOKEN, and opens no store itself', async () => {
+      const { url, dir } = await server();
+      const event = prompt('which database does staging run?');
+      const flag = await engramAsync(dir, ['hook', 'user-prompt', '--server', url], event, {
+        ENGRAM_TOKEN: TOKENS.admin,
+      });
+      expect(flag.code, flag.stderr).toBe(0);
+      expect(flag.stderr).toBe('');
+      const context = (
+        JSON.parse(flag.stdout) as { hookSpecificOutput: { additionalContext: string } }
+      ).hookSpecificOutput.additionalContext;
+      expect(context).toContain('PostgreSQL 15 on db-staging.internal');
+      // The same through $ENGRAM_URL, in another conversation (the first is in its cooldown).
+      const viaEnv = await engramAsync(
+        dir,
+        ['hook', 'user-prompt'],
+        prompt('which database does staging run?').replace('sess-hook-1', 'sess-hook-env'),
+        { ENGRAM_URL: url, ENGRAM_TOKEN: TOKENS.admin },
+      );
+      expect(viaEnv.code, viaEnv.stderr).toBe(0);
+      expect(viaEnv.stdout).toContain('db-staging.internal');
+      expect(existsSync(join(dir, 'engram.db'))).toBe(false);
+    });
+
+    it("a server's refusal fails without blocking (exit 1, the server's message), with no fallback", async () => {
+      const { url, dir } = await server();
+      const event = prompt('which database does staging run?');
+      const none = await engramAsync(dir, ['hook', 'user-prompt', '--server', url], event);
+      expect(none.code).toBe(1);
+      expect(none.stdout).toBe('');
+      expect(none.stderr).toMatch(/^engram: .*token/imu);
+      expect(none.stderr).not.toMatch(/running in this process/);
+      const other = await engramAsync(
+        dir,
+        ['--space', 'team-a', 'hook', 'user-prompt', '--server', url],
+        event,
+        { ENGRAM_TOKEN: TOKENS.writerB },
+      );
+      expect(other.code).toBe(1);
+      expect(other.stderr).toMatch(/team-a/);
+    });
+
+    it('falls back to its own process, saying so, when nothing answers at the address', async () => {
+      const dir = store({ enabled: true, relevance_threshold: 0.3 });
+      expect(engram(dir, ['remember', 'The staging database is PostgreSQL 15']).code).toBe(0);
+      const url = `http://127.0.0.1:${await closedPort()}`;
+      const r = await engramAsync(
+        dir,
+        ['hook', 'user-prompt', '--server', url],
+        prompt('which database does staging run?'),
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/no answer from .*ECONNREFUSED.*running in this process instead/u);
+      expect(r.stdout).toContain('PostgreSQL 15');
+    });
+
+    it("session-end stores the log in the server's store", async () => {
+      const { url, dir, s } = await server();
+      const log = join(dir, 'session.jsonl');
+      writeFileSync(
+        log,
+        JSON.stringify({
+          type: 'user',
+          sessionId: 'sess-hook-3',
+          uuid: 'u1',
+          timestamp: '2026-03-01T10:00:00.000Z',
+          message: { role: 'user', content: 'Where do the nightly backups go?' },
+        }),
+      );
+      const event = JSON.stringify({
+        session_id: 'sess-hook-3',
+        transcript_path: log,
+        hook_event_name: 'SessionEnd',
+      });
+      const r = await engramAsync(dir, ['hook', 'session-end', '--server', url], event, {
+        ENGRAM_TOKEN: TOKENS.admin,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect((await s.service.engram.getSession('sess-hook-3')).turns).toHaveLength(1);
+      // The hook's own store was never opened, so never created.
+      expect(existsSync(join(dir, 'engram.db'))).toBe(false);
+    });
   });
 });

@@ -8,8 +8,14 @@ export interface CommandTimes {
   wall_ms: { p50: number; p95: number; min: number; max: number };
   /** The child's user + system CPU time (Linux, 10 ms ticks), null elsewhere. */
   cpu_ms: { p50: number; p95: number; min: number } | null;
-  /** The p50 wall-time target on a quiet machine. */
-  target_p50_ms: number;
+  /** The wall-time target on a quiet machine. */
+  target: Target;
+}
+
+/** A wall-time target: a percentile of the runs and its bound in milliseconds. */
+export interface Target {
+  stat: 'p50' | 'p95';
+  ms: number;
 }
 
 /** Everything one run of the benchmark measured. */
@@ -28,11 +34,11 @@ export interface CliResults {
 
 function row(c: CommandTimes): string {
   const cpu = c.cpu_ms ? `${c.cpu_ms.p50} | ${c.cpu_ms.p95}` : '- | -';
-  const met = c.wall_ms.p50 <= c.target_p50_ms ? 'met' : 'missed';
-  return `| \`${c.command}\` | ${c.wall_ms.p50} | ${c.wall_ms.p95} | ${c.wall_ms.min} | ${c.wall_ms.max} | ${cpu} | ≤ ${c.target_p50_ms} (${met}) |`;
+  const met = c.wall_ms[c.target.stat] <= c.target.ms ? 'met' : 'missed';
+  return `| \`${c.command}\` | ${c.wall_ms.p50} | ${c.wall_ms.p95} | ${c.wall_ms.min} | ${c.wall_ms.max} | ${cpu} | ${c.target.stat} ≤ ${c.target.ms} (${met}) |`;
 }
 
-const TABLE_HEAD = `| command | wall p50 ms | wall p95 ms | wall min ms | wall max ms | CPU p50 ms | CPU p95 ms | target p50 ms |
+const TABLE_HEAD = `| command | wall p50 ms | wall p95 ms | wall min ms | wall max ms | CPU p50 ms | CPU p95 ms | target (wall ms) |
 |---|---|---|---|---|---|---|---|`;
 
 function baselineSection(r: CliResults): string {
@@ -65,7 +71,10 @@ shelling out to \`engram\` would, against a SQLite store of ${r.items} generated
 static embedder on, as configured by default). ${r.commands[0]?.runs ?? 0} runs per command, after
 ${r.warmup_runs} warm-up runs each; the commands are interleaved run by run, so a change in the
 machine's load falls on all of them alike. \`search\` rotates over generated queries; every
-\`remember\` writes a new generated text.
+\`remember\` writes a new generated text. The hook rows feed \`engram hook user-prompt\` a Claude Code
+prompt event (a generated question, a new session id every run, so every run searches; auto-recall
+is on in the store): once opening the store in its own process, once asking an \`engram serve\` that
+the bench started on the same store beforehand (\`--server\`).
 
 ${TABLE_HEAD}
 ${r.commands.map(row).join('\n')}
