@@ -105,4 +105,23 @@ describe('AccessLedger', () => {
       [1, 2],
     ]);
   });
+
+  it("writes the other spaces' accesses when one space's write fails", async () => {
+    const { store, ids } = await storeWith(['kappa note']);
+    const written: string[] = [];
+    const flaky = {
+      recordAccessCounts: (space: string, counts: Parameters<Store['recordAccessCounts']>[1]) => {
+        if (space === 'broken') return Promise.reject(new Error('disk full'));
+        written.push(space);
+        return store.recordAccessCounts(space, counts);
+      },
+    };
+    const ledger = new AccessLedger(flaky, { flush_ms: 60_000, max_pending: 100 }, silentLogger);
+    // The failing space comes first, so a write that stopped at it would lose the second.
+    await ledger.record('broken', ['01J0000000000000000000000X'], 1);
+    await ledger.record('default', [ids[0]!], 5);
+    await expect(ledger.flush()).rejects.toThrow('disk full');
+    expect(written).toEqual(['default']);
+    expect(await accessOf(store, ids)).toEqual([[1, 5]]);
+  });
 });

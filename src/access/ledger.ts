@@ -77,7 +77,8 @@ export class AccessLedger implements AccessRecorder {
 
   /**
    * Writes every access counted so far; resolves when they are in the store. A failed write is
-   * thrown to the caller and its accesses are dropped (they are never written twice).
+   * thrown to the caller and the accesses of the space it failed for are dropped (they are never
+   * written twice); the other spaces' are written all the same.
    */
   flush(): Promise<void> {
     clearTimeout(this.timer);
@@ -97,9 +98,19 @@ export class AccessLedger implements AccessRecorder {
     await this.flush();
   }
 
+  /**
+   * Writes each space's accesses in its own transaction; a space whose write fails does not keep
+   * the others from being written. The first failure is thrown once every space was tried.
+   */
   private async write(batch: Pending): Promise<void> {
+    let failure: { error: unknown } | undefined;
     for (const [space, items] of batch)
-      await this.store.recordAccessCounts(space, [...items.values()]);
+      try {
+        await this.store.recordAccessCounts(space, [...items.values()]);
+      } catch (error) {
+        failure ??= { error };
+      }
+    if (failure) throw failure.error;
   }
 
   /** A flush nobody awaits: its failure is logged, since accounting never fails a recall. */
