@@ -31,6 +31,8 @@ const NON_CONFIG_ENV = new Set([
   'ENGRAM_TEST_CACHE_DIR',
   'ENGRAM_LOG_LEVEL',
   'ENGRAM_DEBUG',
+  // The CLI's code cache (interfaces/cli/code-cache.ts), read before any configuration.
+  'ENGRAM_CODE_CACHE',
 ]);
 
 /** Default data directory: `$XDG_DATA_HOME/engram` or `~/.local/share/engram`. */
