@@ -1,7 +1,8 @@
 /**
  * Decision recall (§5.1) on LoCoMo, side by side in one run on the same stores:
  * - quality: R@5, R@10 and MRR@10 of the ordinary default against the decision stage with the
- *   alignment adapter (pool 30, k 10), and the latency it adds (p50/p95 per question);
+ *   alignment adapter (pool 30, k 10; with its rank prior and without), and the latency it adds
+ *   (p50/p95 per question, the variants asked each question in turn);
  * - `low_confidence`: how well the best relevance separates adversarial questions (category 5: no
  *   answer in the conversation) from single-hop ones (AUROC), and the rate of low_confidence at
  *   the configured threshold in each;
@@ -28,6 +29,8 @@ interface Row {
   r10: number;
   mrr: number;
   ms: number;
+  /** The decision stage's own time (judging, sources), when it ran. */
+  stageMs: number | null;
   maxRelevance: number | null;
   lowConfidence: boolean | null;
 }
@@ -56,8 +59,21 @@ const VARIANTS = [
   { id: 'default', label: 'ordinary default (hybrid + graph + time + rerank)', config: {} },
   {
     id: 'decision_alignment',
-    label: 'decision stage, alignment adapter, pool 30, no sources',
+    label: 'decision stage, alignment adapter (rank prior 0.3, the default), pool 30, no sources',
     config: { recall: { decision: { adapter: 'alignment' as const, sources: NO_SOURCES } } },
+  },
+  {
+    id: 'decision_alignment_no_prior',
+    label: 'decision stage, alignment score alone (rank prior 0), pool 30, no sources',
+    config: {
+      recall: {
+        decision: {
+          adapter: 'alignment' as const,
+          sources: NO_SOURCES,
+          alignment: { rank_prior: 0 },
+        },
+      },
+    },
   },
   {
     id: 'decision_graph3',
@@ -81,12 +97,16 @@ async function quality(conversations: number[]) {
   for (const conversation of data.conversations.filter((c) => conversations.includes(c.index))) {
     const template = await buildConversationStore(conversation);
     log(`${conversation.sampleId}: ${template.items} turns`);
+    // Every variant answers each question in turn, so they share the machine's load of the moment.
+    const copies = VARIANTS.map((variant) => ({
+      variant,
+      copy: openCopy(template, variant.config),
+    }));
     try {
-      for (const variant of VARIANTS) {
-        const copy = openCopy(template, variant.config);
-        try {
-          await copy.engram.recall({ query: 'warm up', k: 1 });
-          for (const q of conversation.questions) {
+      try {
+        for (const { copy } of copies) await copy.engram.recall({ query: 'warm up', k: 1 });
+        for (const q of conversation.questions)
+          for (const { variant, copy } of copies) {
             const started = performance.now();
             const r = await copy.engram.recall({ query: q.question, k: K });
             const ms = performance.now() - started;
@@ -100,13 +120,13 @@ async function quality(conversations: number[]) {
               r10: s.recall[10],
               mrr: s.mrr,
               ms,
+              stageMs: r.timings_ms.decision ?? null,
               maxRelevance: rel.length ? Math.max(...rel) : null,
               lowConfidence: r.decision.low_confidence ?? null,
             });
           }
-        } finally {
-          await copy.close();
-        }
+      } finally {
+        await Promise.all(copies.map(({ copy }) => copy.close()));
       }
     } finally {
       template.remove();
@@ -221,10 +241,16 @@ async function main() {
     },
     min_relevance: loadConfig({ env: {} }).recall.decision.min_relevance,
   };
-  // Latency added, question by question on the same store.
+  // Latency added, question by question on copies of the same store, the two asked in turn.
   const base = rows.get('default')!;
   const added = decided.map((r, i) => r.ms - base[i]!.ms);
-  const latency = { added_p50_ms: percentile(added, 50), added_p95_ms: percentile(added, 95) };
+  const stage = decided.flatMap((r) => (r.stageMs === null ? [] : [r.stageMs]));
+  const latency = {
+    added_p50_ms: percentile(added, 50),
+    added_p95_ms: percentile(added, 95),
+    stage_p50_ms: percentile(stage, 50),
+    stage_p95_ms: percentile(stage, 95),
+  };
   const deadlineRun = await deadline(Number(values.searches));
   const result = {
     date: new Date().toISOString(),
@@ -244,7 +270,7 @@ async function main() {
     '',
     machineMarkdown(machine),
     '',
-    `Run: \`npx tsx bench/decision/run.ts --conversations ${values.conversations}\`. k = ${K}; the decision stage judges a pool of 30 with the alignment adapter; both variants answer the same questions on copies of the same stores, one after the other.`,
+    `Run: \`npx tsx bench/decision/run.ts --conversations ${values.conversations}\`. k = ${K}; the decision stage judges a pool of 30 with the alignment adapter; every variant answers each question in turn, on copies of the same stores. \`decision_alignment\` is the adapter as shipped (rank prior 0.3); \`decision_alignment_no_prior\` judges by the alignment score alone.`,
     '',
     '| split | variant | n | R@5 | R@10 | MRR@10 | p50 ms | p95 ms |',
     '|---|---|---|---|---|---|---|---|',
@@ -255,7 +281,7 @@ async function main() {
       ),
     ),
     '',
-    `Added latency per question (decision minus default, same question): p50 ${latency.added_p50_ms.toFixed(2)} ms, p95 ${latency.added_p95_ms.toFixed(2)} ms.`,
+    `Added latency per question (decision minus default, same question, asked in turn): p50 ${latency.added_p50_ms.toFixed(2)} ms, p95 ${latency.added_p95_ms.toFixed(2)} ms. The stage's own time (\`timings_ms.decision\`: context lookup and judging 30): p50 ${latency.stage_p50_ms.toFixed(2)} ms, p95 ${latency.stage_p95_ms.toFixed(2)} ms.`,
     '',
     `low_confidence: AUROC of the best relevance, ${CATEGORY_NAMES[4]} (n ${single.length}) against ${CATEGORY_NAMES[5]} (n ${adversarial.length}): **${separation.auroc.toFixed(3)}**. At min_relevance ${separation.min_relevance}: low_confidence on ${pct(separation.single_hop.low_confidence)}% of single-hop and ${pct(separation.adversarial.low_confidence)}% of adversarial questions.`,
     '',

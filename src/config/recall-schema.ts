@@ -142,6 +142,18 @@ const decisionSchema = z
         sessions: z.number().int().min(0).max(50).default(0),
       })
       .prefault({}),
+    /** The `alignment` adapter. */
+    alignment: z
+      .strictObject({
+        /**
+         * γ of the rank prior: relevance is the alignment score times (1 + position)^-γ, position
+         * being the candidate's 0-based place in the ordinary order, which carries evidence the
+         * word-vector score lacks (channels, session context, time). 0 judges by alignment alone.
+         * Chosen on LoCoMo conversations 1-5 (bench/decision/levers.md).
+         */
+        rank_prior: z.number().min(0).max(4).default(0.3),
+      })
+      .prefault({}),
     openai: judgeSchema,
   })
   .refine((d) => d.adapter !== 'openai-compatible' || (d.openai.base_url && d.openai.model), {

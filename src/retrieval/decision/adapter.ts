@@ -27,6 +27,12 @@ export class DecisionError extends Error {
   }
 }
 
+/** A candidate as a judge reads it: its text, its context, and where the ordinary order put it. */
+export interface JudgedDocument extends RelevanceDocument {
+  /** 0-based place in the ordinary (first-stage) order; absent for a candidate a source added. */
+  position?: number;
+}
+
 /** Judges candidates independently: one relevance in 0..1 per document, in the order given. */
 export interface DecisionAdapter {
   /** The adapter's name as configured (`alignment`, `cross-encoder`, `openai-compatible`). */
@@ -39,7 +45,7 @@ export interface DecisionAdapter {
   /** Judges every document; rejects (or honours `signal`) rather than returning a partial list. */
   judge(
     query: string,
-    documents: readonly RelevanceDocument[],
+    documents: readonly JudgedDocument[],
     signal: AbortSignal,
   ): Promise<number[]>;
   /**

@@ -25,6 +25,7 @@ export function decisionAdapter(
       return new ScorerAdapter(
         'alignment',
         configuredScorer({ ...rerank, scorer: 'alignment' }, words),
+        decision.alignment.rank_prior,
       );
     case 'cross-encoder':
       return new ScorerAdapter(

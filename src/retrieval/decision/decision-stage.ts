@@ -10,10 +10,14 @@
 import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../domain/log.js';
 import type { Decision, RecallHit } from '../../domain/types.js';
-import type { RelevanceDocument } from '../rerank/relevance.js';
 import { nearbyTexts } from '../rerank/rerank-stage.js';
 import { type DecisionStage, type RecallPlan, type RecallRun, roundMs } from '../stages.js';
-import { type DecisionAdapter, DecisionError, type FallbackReason } from './adapter.js';
+import {
+  type DecisionAdapter,
+  DecisionError,
+  type FallbackReason,
+  type JudgedDocument,
+} from './adapter.js';
 import type { CandidateSource } from './sources.js';
 
 type Settings = Config['recall']['decision'];
@@ -62,10 +66,8 @@ export class DecisionRecallStage implements DecisionStage {
     const unavailable = this.adapter.unavailable();
     if (unavailable) return fallBack(unavailable.reason, unavailable.message);
     const t = performance.now();
-    const pool = [
-      ...hits.slice(0, Math.max(k, this.settings.pool)),
-      ...(await this.gather(run, hits)),
-    ];
+    const ranked = hits.slice(0, Math.max(k, this.settings.pool));
+    const pool = [...ranked, ...(await this.gather(run, hits))];
     if (pool.length === 0) return { hits: [], decision: this.decision({ state: 'applied' }) };
     let scores: number[];
     try {
@@ -73,6 +75,7 @@ export class DecisionRecallStage implements DecisionStage {
       scores = await this.judgeWithin(
         run,
         pool,
+        ranked.length,
         this.settings.deadline_ms - (performance.now() - (run.started ?? t)),
       );
     } catch (err) {
@@ -146,6 +149,7 @@ export class DecisionRecallStage implements DecisionStage {
   private async judgeWithin(
     run: RecallRun,
     pool: RecallHit[],
+    ranked: number,
     deadlineMs: number,
   ): Promise<number[]> {
     const adapter = this.adapter!;
@@ -167,7 +171,7 @@ export class DecisionRecallStage implements DecisionStage {
       );
     });
     try {
-      const documents = await this.documents(run, pool);
+      const documents = await this.documents(run, pool, ranked);
       const scores = await Promise.race([
         adapter.judge(run.plan.query, documents, controller.signal),
         deadline,
@@ -188,12 +192,24 @@ export class DecisionRecallStage implements DecisionStage {
     }
   }
 
-  /** The pool as documents, each conversation turn with the turns around it as its context. */
-  private async documents(run: RecallRun, pool: RecallHit[]): Promise<RelevanceDocument[]> {
+  /**
+   * The pool as documents, each conversation turn with the turns around it as its context; the
+   * first `ranked` (the ordinary order's) with their position in it.
+   */
+  private async documents(
+    run: RecallRun,
+    pool: RecallHit[],
+    ranked: number,
+  ): Promise<JudgedDocument[]> {
     const window = this.settings.context_window;
     const ids = pool.map((h) => h.id);
     const around =
       window >= 1 ? nearbyTexts(ids, await run.sessions.around(ids, window, false), window) : null;
-    return pool.map((h) => ({ id: h.id, text: hitText(h), context: around?.get(h.id) }));
+    return pool.map((h, i) => ({
+      id: h.id,
+      text: hitText(h),
+      context: around?.get(h.id),
+      ...(i < ranked ? { position: i } : {}),
+    }));
   }
 }
