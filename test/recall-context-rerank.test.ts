@@ -1,6 +1,7 @@
 /**
  * Session context and legacy reranking end to end: the store primitive that finds neighbouring
- * turns, recall lifting a terse turn through the turn before it, and `rerank` on and off through
+ * turns, recall lifting a terse turn through the turn before it (recorded as turns of a session,
+ * or written one after the other with no session at all), and `rerank` on and off through
  * the recall API; on SQLite, and on PostgreSQL when ENGRAM_TEST_PG_URL is set.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -132,6 +133,53 @@ describe.each(BACKENDS)('recall with session context ($name)', (backend) => {
     const after = await withContext.recall({ query: question, k: 8, weights: { vector: 0 } });
     expect(after.hits.map((h) => h.id)).not.toContain(ids[0]);
     expect(rankOf(after.hits, answer)).toBeGreaterThan(rankOf(lifted.hits, answer));
+  });
+});
+
+describe.each(BACKENDS)('recall with write neighbourhoods ($name)', (backend) => {
+  const on = (config: ConfigInput = {}) =>
+    testEngram({ config: { ...config, ...backend.fresh() } });
+  const noRerank = { rerank: { enabled: false } };
+  const question = 'When did Ann pick up the kayak?';
+  const ask = (engram: Engram) => engram.recall({ query: question, k: 8, weights: { vector: 0 } });
+  /** The chats as bodies alone (no session, no turn), the kayak answer `apart` ms after the rest. */
+  async function bodies(engram: Engram, apart = 0): Promise<string[]> {
+    const t0 = Date.parse('2026-03-02T10:00:00Z');
+    const results = await engram.rememberMany(
+      CHATS.map((c, i) => ({
+        body: c.body,
+        kind: 'episode',
+        created_at: new Date(t0 + i * 60_000 + (i >= 1 ? apart : 0)).toISOString(),
+      })),
+    );
+    return results.map((r) => (r.ok ? r.memory.id : ''));
+  }
+
+  it('lifts a memory written with no session through the memory written just before it', async () => {
+    const written = on({ recall: noRerank });
+    const answer = (await bodies(written))[1]!;
+    const lifted = await ask(written);
+    const off = on({ recall: { ...noRerank, context: { write_gap_ms: 0 } } });
+    const plainAnswer = (await bodies(off))[1]!;
+    const plain = await ask(off);
+    // "Yes! Got it on Saturday" shares no word with the question but follows the one that asks.
+    expect(rankOf(lifted.hits, answer)).toBeGreaterThanOrEqual(0);
+    const before = rankOf(plain.hits, plainAnswer);
+    if (before >= 0) expect(rankOf(lifted.hits, answer)).toBeLessThan(before);
+  });
+
+  it('a pause longer than recall.context.write_gap_ms ends the neighbourhood', async () => {
+    const later = on({ recall: noRerank });
+    const answer = (await bodies(later, 2 * 3_600_000))[1]!;
+    const off = on({ recall: { ...noRerank, context: { write_gap_ms: 0 } } });
+    const plainAnswer = (await bodies(off, 2 * 3_600_000))[1]!;
+    expect(rankOf((await ask(later)).hits, answer)).toBe(
+      rankOf((await ask(off)).hits, plainAnswer),
+    );
+    // With a gap wider than the pause, the two are neighbours again.
+    const wide = on({ recall: { ...noRerank, context: { write_gap_ms: 3 * 3_600_000 } } });
+    const wideAnswer = (await bodies(wide, 2 * 3_600_000))[1]!;
+    expect(rankOf((await ask(wide)).hits, wideAnswer)).toBeGreaterThanOrEqual(0);
   });
 });
 

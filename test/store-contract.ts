@@ -10,7 +10,12 @@ import type { ItemFilter } from '../src/domain/filter.js';
 import { newId } from '../src/domain/ids.js';
 import type { ItemExport, ItemRecord, RelationRecord } from '../src/domain/records.js';
 import { STATUSES } from '../src/domain/types.js';
-import type { Mutation, MutationContext, Store } from '../src/store/store.js';
+import {
+  type Mutation,
+  type MutationContext,
+  type Store,
+  WRITE_ORDER,
+} from '../src/store/store.js';
 import {
   DAY,
   draft,
@@ -119,6 +124,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     historySection(ctx);
     modelSection(ctx);
     keywordSection(ctx);
+    writeNeighbourSection(ctx);
     vectorSection(ctx);
     accessAndStatsSection(ctx);
     transferSection(ctx);
@@ -848,6 +854,70 @@ function modelSection(ctx: Ctx): void {
         ...Array.from({ length: 7 }, (_, i) => draft({ body: `pending ${i}` })),
       );
       expect(await ctx.store.pendingVectors(3)).toHaveLength(3);
+    });
+  });
+}
+
+function writeNeighbourSection(ctx: Ctx): void {
+  describe('writeNeighbors', () => {
+    const MINUTE = 60_000;
+    const GAP = 30 * MINUTE;
+    /** a, b, (a turn of a session), c, d (two hours later), f (forgotten), in this write order. */
+    async function written() {
+      const [a, b, s, c, d, f] = await create(
+        ctx.store,
+        draft({ body: 'a', created_at: T0 }),
+        draft({ body: 'b', created_at: T0 + MINUTE }),
+        draft({ body: 's', created_at: T0 + 2 * MINUTE, source: { session: 'chat', turn: 0 } }),
+        draft({ body: 'c', created_at: T0 + 3 * MINUTE }),
+        draft({ body: 'd', created_at: T0 + 120 * MINUTE }),
+        draft({ body: 'f', created_at: T0 + 4 * MINUTE, status: 'forgotten' }),
+      );
+      return { a: a!, b: b!, s: s!, c: c!, d: d!, f: f! };
+    }
+    const near = async (filter: ItemFilter, ids: string[], window: number, gap = GAP) =>
+      (await ctx.store.writeNeighbors!(filter, ids, window, gap)).map((t) => {
+        expect(t.session).toBe(WRITE_ORDER);
+        return t;
+      });
+
+    it('gives the session-less items written around an item, close in time, in write order', async () => {
+      const { b, c, f } = await written();
+      const turns = await near(inSpace(), [c.id], 2);
+      expect(turns.map((t) => t.body)).toEqual(['b', 'c', 'f']);
+      expect(turns.map((t) => t.id)).toEqual([b.id, c.id, f.id]);
+      expect(turns.map((t) => t.at)).toEqual([b.created_at, c.created_at, f.created_at]);
+      // The turn is the place in the write order: b is two writes before c (a session's turn between).
+      expect(turns[1]!.turn - turns[0]!.turn).toBe(2);
+      expect(turns[2]!.turn - turns[1]!.turn).toBe(2);
+    });
+
+    it('keeps to the window, the time gap and the filter; a turn of a session has no write neighbours', async () => {
+      const { a, s, c } = await written();
+      expect((await near(inSpace(), [c.id], 1)).map((t) => t.body)).toEqual(['c']);
+      expect((await near(inSpace(), [c.id], 2, 180 * MINUTE)).map((t) => t.body)).toEqual([
+        'b',
+        'c',
+        'd',
+        'f',
+      ]);
+      const active = inSpace('default', { statuses: ['active'] });
+      expect((await near(active, [c.id], 2)).map((t) => t.body)).toEqual(['b', 'c']);
+      expect((await near(inSpace(), [a.id, c.id], 1)).map((t) => t.body)).toEqual(['a', 'b', 'c']);
+      expect(await near(inSpace(), [s.id], 3)).toEqual([]);
+      expect(await near(inSpace(), [c.id], 0)).toEqual([]);
+      expect(await near(inSpace(), [], 2)).toEqual([]);
+    });
+
+    it('never crosses spaces', async () => {
+      const { c } = await written();
+      const [other] = await create(
+        ctx.store,
+        draft({ body: 'o', space: 'other', created_at: T0 + 3 * MINUTE }),
+      );
+      expect((await near(inSpace(), [c.id], 5)).map((t) => t.body)).not.toContain('o');
+      expect(await near(inSpace('other'), [c.id], 5)).toEqual([]);
+      expect((await near(inSpace('other'), [other!.id], 5)).map((t) => t.body)).toEqual(['o']);
     });
   });
 }

@@ -32,7 +32,7 @@ import {
 /** What the pipeline is wired with. */
 export interface RecallDeps {
   /** The store primitives recall uses: items and session positions. */
-  store: Pick<Store, 'getItems' | 'sessionNeighbors'>;
+  store: Pick<Store, 'getItems' | 'sessionNeighbors' | 'writeNeighbors'>;
   /** Where the returned hits are counted (§3.6): within the recall, or behind it when configured. */
   access: AccessRecorder;
   config: Config;
@@ -94,7 +94,7 @@ async function recall(deps: RecallDeps, plan: RecallPlan): Promise<RecallRespons
   const run: RecallRun = {
     plan,
     pool: poolSize(plan.k, deps.config.recall),
-    sessions: new SessionLookup(deps.store, plan.filter),
+    sessions: new SessionLookup(deps.store, plan.filter, deps.config.recall.context.write_gap_ms),
     timings: {},
     started,
   };

@@ -1,15 +1,16 @@
 /**
  * Conversation positions for one recall (items recorded as turns: `source.session` +
- * `source.turn`), looked up once and shared by the stages that read them: session context before
- * fusion and the reranker after it.
+ * `source.turn`; and, for items written with no session, their write neighbourhood: the
+ * session-less items written just before and after them, close in time), looked up once and
+ * shared by the stages that read them: session context before fusion and the reranker after it.
  */
 import type { Config } from '../config/schema.js';
 import type { ItemFilter } from '../domain/filter.js';
-import type { SessionTurn, Store } from '../store/store.js';
+import { type SessionTurn, type Store, WRITE_ORDER } from '../store/store.js';
 import { sessionContextOn } from './context.js';
 
 /** The store primitive session lookups need (absent on a store that keeps no sessions). */
-export type SessionSource = Pick<Store, 'sessionNeighbors'>;
+export type SessionSource = Pick<Store, 'sessionNeighbors' | 'writeNeighbors'>;
 
 /**
  * Positions looked up for one recall: only ids not yet looked up with at least the asked window
@@ -22,6 +23,8 @@ export class SessionLookup {
   constructor(
     private readonly store: SessionSource,
     private readonly filter: ItemFilter,
+    /** Write neighbours at most this far apart in creation time count as turns; 0: none do. */
+    private readonly writeGapMs = 0,
   ) {}
 
   /**
@@ -30,12 +33,35 @@ export class SessionLookup {
    */
   async around(ids: readonly string[], window: number, fetch = true): Promise<SessionTurn[]> {
     const missing = fetch ? ids.filter((id) => (this.covered.get(id) ?? -1) < window) : [];
-    if (missing.length > 0 && window >= 1 && this.store.sessionNeighbors) {
-      for (const turn of await this.store.sessionNeighbors(this.filter, missing, window))
-        this.turns.set(turn.id, turn);
+    if (missing.length > 0 && window >= 1) {
+      const [recorded, written] = await Promise.all([
+        this.store.sessionNeighbors?.(this.filter, missing, window) ?? [],
+        this.writeGapMs > 0
+          ? (this.store.writeNeighbors?.(this.filter, missing, window, this.writeGapMs) ?? [])
+          : [],
+      ]);
+      // An item is a turn of its recorded session or of the write order, never both.
+      for (const turn of [...recorded, ...written]) this.turns.set(turn.id, turn);
       for (const id of missing) this.covered.set(id, window);
+      if (written.length > 0) this.splitWriteRuns();
     }
     return [...this.turns.values()];
+  }
+
+  /**
+   * Splits the write neighbours known so far into runs, where a pause of more than the gap
+   * between two writes (in write order) ends a run; each run is a session of its own, so
+   * neighbours in write order but far apart in time never lend each other evidence.
+   */
+  private splitWriteRuns(): void {
+    const written = [...this.turns.values()]
+      .filter((t) => t.at !== undefined && t.session.startsWith(WRITE_ORDER))
+      .sort((a, b) => a.turn - b.turn);
+    let run = 0;
+    written.forEach((t, i) => {
+      if (i > 0 && Math.abs(t.at! - written[i - 1]!.at!) > this.writeGapMs) run++;
+      this.turns.set(t.id, { ...t, session: `${WRITE_ORDER}#${run}` });
+    });
   }
 }
 

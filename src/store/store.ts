@@ -138,7 +138,16 @@ export interface SessionTurn {
   session: string;
   turn: number;
   body: string;
+  /** Creation time (ms), given for write neighbours. */
+  at?: number;
 }
+
+/**
+ * The `session` of a write neighbour (`writeNeighbors`): items written with no session, placed by
+ * their write order (`turn` is the item's store position) and dated (`at`). No recorded session
+ * can have this id (session ids hold no NUL character).
+ */
+export const WRITE_ORDER = '\u0000write-order';
 
 /** A vector search's hits, and why it ran in a degraded way when it did (e.g. `ann_index_stale`). */
 export interface VectorSearchResult {
@@ -302,6 +311,19 @@ export interface Store {
     filter: ItemFilter,
     ids: readonly string[],
     window: number,
+  ): Promise<SessionTurn[]>;
+  /**
+   * Write neighbourhoods (recall's context for memories written with no session): for each of
+   * `ids` that has no `source.session`, itself and the items of its space within `window` places
+   * of it in the store's write order that have no session either, pass `filter` and were created
+   * at most `gapMs` apart from it; as turns of the session `WRITE_ORDER`. Optional like
+   * `sessionNeighbors`.
+   */
+  writeNeighbors?(
+    filter: ItemFilter,
+    ids: readonly string[],
+    window: number,
+    gapMs: number,
   ): Promise<SessionTurn[]>;
   /**
    * The highest `source.turn` recorded for a conversation (`source.session`) in a space, any

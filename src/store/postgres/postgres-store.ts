@@ -209,6 +209,15 @@ export class PostgresStore implements Store {
     return searches.sessionNeighbors(this.ctx, filter, ids, window);
   }
 
+  writeNeighbors(
+    filter: ItemFilter,
+    ids: readonly string[],
+    window: number,
+    gapMs: number,
+  ): Promise<SessionTurn[]> {
+    return searches.writeNeighbors(this.ctx, filter, ids, window, gapMs);
+  }
+
   lastTurn(space: string, session: string): Promise<number | null> {
     return searches.sessionLastTurn(this.ctx, space, session);
   }

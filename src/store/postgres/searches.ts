@@ -5,7 +5,11 @@
 import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId, SessionTurn } from '../store.js';
 import { keywordSearch as keywordRows } from './keyword.js';
-import { lastTurn, sessionNeighbors as sessionRows } from './session-context.js';
+import {
+  lastTurn,
+  sessionNeighbors as sessionRows,
+  writeNeighbors as writeRows,
+} from './session-context.js';
 import type { PgStoreContext } from './store-context.js';
 import { annSearch, exactSearch } from './vector-index.js';
 
@@ -51,6 +55,17 @@ export function sessionNeighbors(
   window: number,
 ): Promise<SessionTurn[]> {
   return sessionRows(ctx.db, filter, ids, window);
+}
+
+/** The write neighbours of each listed item written with no session. */
+export function writeNeighbors(
+  ctx: PgStoreContext,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+  gapMs: number,
+): Promise<SessionTurn[]> {
+  return writeRows(ctx.db, filter, ids, window, gapMs);
 }
 
 /** The highest turn recorded for a session in a space, or null. */

@@ -4,7 +4,7 @@
  * expression index `items_session_turn` (migration 3). Same results as the SQLite primitive.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import type { SessionTurn } from '../store.js';
+import { type SessionTurn, WRITE_ORDER } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 
@@ -94,6 +94,45 @@ ORDER BY i.id`;
   return rows.sort(
     (a, b) => compare(a.session, b.session) || a.turn - b.turn || compare(a.id, b.id),
   );
+}
+
+/**
+ * Write neighbours (Store.writeNeighbors): for each of `ids` without a session, itself and the
+ * session-less items of its space within `window` primary keys of it, created at most `gapMs`
+ * apart, passing `filter`; the primary key is the turn. Neighbours come through the primary key.
+ */
+export async function writeNeighbors(
+  db: Queryable,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+  gapMs: number,
+): Promise<SessionTurn[]> {
+  const lookup = [...new Set(ids)].filter((id) => !id.includes('\u0000'));
+  if (lookup.length === 0 || !(window >= 1) || !(gapMs >= 0)) return [];
+  const params = new Params();
+  const space = params.add(filter.space);
+  const seedIds = params.add(lookup, '::text[]');
+  const span = params.add(Math.floor(window), '::int8');
+  const gap = params.add(gapMs, '::float8');
+  const where = compileFilter(filter, params, 'i');
+  const sql = `
+WITH seeds AS MATERIALIZED (
+  SELECT s.pk AS seed_pk, s.created_at AS seed_at FROM items s
+  WHERE s.id = ANY(${seedIds}) AND s.space = ${space} AND (s.source ->> 'session') IS NULL
+)
+SELECT DISTINCT ON (i.pk) i.id, i.pk AS turn, i.body, i.created_at AS at
+FROM seeds JOIN items i
+  ON i.pk BETWEEN seeds.seed_pk - ${span} AND seeds.seed_pk + ${span}
+  AND i.space = ${space} AND (i.source ->> 'session') IS NULL
+  AND abs(i.created_at - seeds.seed_at) <= ${gap}
+WHERE ${where}
+ORDER BY i.pk`;
+  const rows = await db.query<{ id: string; turn: number; body: string; at: number }>(
+    sql,
+    params.values,
+  );
+  return rows.map((r) => ({ ...r, turn: Number(r.turn), at: Number(r.at), session: WRITE_ORDER }));
 }
 
 function compare(a: string, b: string): number {

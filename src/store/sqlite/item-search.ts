@@ -6,7 +6,7 @@ import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId, SessionTurn, VectorSearchResult } from '../store.js';
 import type { SqliteVectorSearch } from './ann-search.js';
 import type { FtsSearch } from './fts-search.js';
-import { lastTurn, sessionNeighbors } from './session-context.js';
+import { lastTurn, sessionNeighbors, writeNeighbors } from './session-context.js';
 import type { StoreCore } from './store-core.js';
 
 /** The search engines a store's searches run on. */
@@ -48,6 +48,17 @@ export async function sessionTurns(
   window: number,
 ): Promise<SessionTurn[]> {
   return engines.core.read(() => sessionNeighbors(engines.core.db, filter, ids, window));
+}
+
+/** The write neighbours of each listed item written with no session. */
+export async function writeTurns(
+  engines: SearchEngines,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+  gapMs: number,
+): Promise<SessionTurn[]> {
+  return engines.core.read(() => writeNeighbors(engines.core.db, filter, ids, window, gapMs));
 }
 
 /** The highest turn recorded for a session in a space, or null. */

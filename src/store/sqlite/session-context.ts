@@ -3,7 +3,7 @@
  * (`source.session` + `source.turn`) found through the expression index `items_session_turn`.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import type { SessionTurn } from '../store.js';
+import { type SessionTurn, WRITE_ORDER } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { compileFilter } from './rows.js';
 
@@ -52,6 +52,44 @@ WHERE json_extract(i.source, '$.session') IS NOT NULL
     body: string;
   }[];
   return rows;
+}
+
+/**
+ * Write neighbours (Store.writeNeighbors): for each of `ids` without a session, itself and the
+ * session-less items of its space within `window` rowids of it, created at most `gapMs` apart,
+ * passing `filter`; the rowid is the turn. Neighbours come through the primary key: seeds first
+ * (CROSS JOIN), and no index of the space, whose scan would read every item of it per seed.
+ */
+export function writeNeighbors(
+  db: SqliteDatabase,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+  gapMs: number,
+): SessionTurn[] {
+  if (ids.length === 0 || !(window >= 1) || !(gapMs >= 0)) return [];
+  const where = compileFilter(filter);
+  const sql = `
+WITH seeds AS (
+  SELECT pk AS seed_pk, created_at AS seed_at FROM items
+  WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
+    AND json_extract(source, '$.session') IS NULL
+)
+SELECT DISTINCT i.id AS id, i.pk AS turn, i.body AS body, i.created_at AS at
+FROM seeds CROSS JOIN items AS i NOT INDEXED
+  ON i.pk BETWEEN seeds.seed_pk - @window AND seeds.seed_pk + @window
+  AND i.space = @f_space
+  AND json_extract(i.source, '$.session') IS NULL
+  AND abs(i.created_at - seeds.seed_at) <= @gap
+WHERE ${where.sql}
+ORDER BY i.pk`;
+  const rows = db.prepare(sql).all({
+    ...where.params,
+    ids: JSON.stringify(ids),
+    window: Math.floor(window),
+    gap: gapMs,
+  }) as { id: string; turn: number; body: string; at: number }[];
+  return rows.map((r) => ({ ...r, session: WRITE_ORDER }));
 }
 
 /** The highest turn of a session in a space (through `items_session_turn`), or null. */

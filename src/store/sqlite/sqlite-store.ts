@@ -245,6 +245,15 @@ export class SqliteStore implements Store {
     return search.sessionTurns(this.engines, filter, ids, window);
   }
 
+  writeNeighbors(
+    filter: ItemFilter,
+    ids: readonly string[],
+    window: number,
+    gapMs: number,
+  ): Promise<SessionTurn[]> {
+    return search.writeTurns(this.engines, filter, ids, window, gapMs);
+  }
+
   lastTurn(space: string, session: string): Promise<number | null> {
     return search.sessionLastTurn(this.engines, space, session);
   }
