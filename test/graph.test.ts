@@ -218,8 +218,10 @@ describe.each(BACKENDS)('graph upkeep in a worker thread ($name)', (backend) => 
 describe.each(BACKENDS)('graph channel ($name)', (backend) => {
   const plain = (config?: PlainConfig) => plainOn(backend, config);
 
-  async function phoenix(config: Record<string, unknown> = {}) {
-    const engram = plain(config);
+  async function phoenix(config: PlainConfig = {}) {
+    // Four unrelated notes written in a row would be each other's write neighbours: the graph
+    // channel is what these tests look at.
+    const engram = plain({ ...config, recall: { ...config.recall, context: { write_gap_ms: 0 } } });
     const a = await remember(engram, 'Alice Johnson leads Project Phoenix.');
     const b = await remember(engram, 'Project Phoenix runs on Kubernetes in the Frankfurt region.');
     const c = await remember(engram, 'Kubernetes clusters get upgraded every quarter.');

@@ -18,6 +18,8 @@ import { tempDir, testEngram } from './helpers.js';
 import { dropSchema, PG_URL, pgConfig, randomSchema } from './postgres-helpers.js';
 
 const T0 = Date.parse('2025-06-01T12:00:00Z');
+/** The items were written a day apart: none is another's write neighbour. */
+const at = (i: number) => T0 + i * 86_400_000;
 const KEYWORD_ONLY = { weights: { vector: 0, graph: 0, time: 0 }, rerank: false } as const;
 
 /** Items as an engram before the migration wrote them: [id, title, body, tags]. */
@@ -61,8 +63,9 @@ describe('the keyword re-index migration on SQLite', () => {
       `INSERT INTO items (id, space, area, kind, title, body, body_hash, tags, tags_text, created_at, updated_at)
 VALUES (?, 'default', 'general', 'note', ?, ?, ?, ?, ?, ?, ?)`,
     );
-    for (const [id, title, body, tags] of ITEMS)
-      insert.run(id, title, body, `hash_${id}`, JSON.stringify(tags), tags.join(' '), T0, T0);
+    ITEMS.forEach(([id, title, body, tags], i) =>
+      insert.run(id, title, body, `hash_${id}`, JSON.stringify(tags), tags.join(' '), at(i), at(i)),
+    );
     db.prepare(
       "INSERT INTO sessions (space, id, started_at, turn_count, created_at) VALUES ('default', 'trip', ?, 1, ?)",
     ).run(T0, T0);
@@ -168,11 +171,11 @@ describe.skipIf(!PG_URL)('the keyword re-index migration on PostgreSQL', () => {
         T0,
       ]);
     }
-    for (const [id, title, body, tags] of ITEMS)
+    for (const [i, [id, title, body, tags]] of ITEMS.entries())
       await client.query(
         `INSERT INTO items (id, space, area, kind, title, body, body_hash, tags, tags_text, created_at, updated_at)
 VALUES ($1, 'default', 'general', 'note', $2, $3, $4, $5, $6, $7, $7)`,
-        [id, title, body, `hash_${id}`, tags, tags.join(' '), T0],
+        [id, title, body, `hash_${id}`, tags, tags.join(' '), at(i)],
       );
     const { rows } = await client.query<{ pk: string }>(
       "INSERT INTO sessions (space, id, started_at, turn_count, created_at) VALUES ('default', 'trip', $1, 1, $1) RETURNING pk",

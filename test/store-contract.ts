@@ -909,6 +909,17 @@ function writeNeighbourSection(ctx: Ctx): void {
       expect(await near(inSpace(), [], 2)).toEqual([]);
     });
 
+    it('leaves out the kinds that stand on their own', async () => {
+      const [n1, fact] = await create(
+        ctx.store,
+        draft({ body: 'n1', created_at: T0 }),
+        draft({ body: 'fact', kind: 'fact', created_at: T0 }),
+        draft({ body: 'n2', kind: 'episode', created_at: T0 }),
+      );
+      expect((await near(inSpace(), [n1!.id], 2)).map((t) => t.body)).toEqual(['n1', 'n2']);
+      expect(await near(inSpace(), [fact!.id], 2)).toEqual([]);
+    });
+
     it('never crosses spaces', async () => {
       const { c } = await written();
       const [other] = await create(

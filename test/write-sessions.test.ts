@@ -183,7 +183,8 @@ describe('recall with the session of body-only writes', () => {
     const withSession = testEngram();
     const handle = await withSession.writeSession();
     for (const body of conversation) await handle.remember({ body });
-    const plain = testEngram();
+    // Written with no session, the same lines would be each other's write neighbours: turned off.
+    const plain = testEngram({ config: { recall: { context: { write_gap_ms: 0 } } } });
     for (const body of conversation) await plain.remember({ body });
     // The answer shares no word with the question: only its place in the conversation, right
     // after the turn that matches, can lift it.

@@ -43,10 +43,10 @@ const contextSchema = z
     weight: z.number().min(0).max(10).default(0.5),
     decay: unit(0.7),
     /**
-     * Memories written with no session take their write neighbours as their conversation: the
-     * session-less memories of the space written just before and after them, created at most this
-     * far apart (default 30 minutes); 0 turns it off. Measured with bench/locomo's body-only
-     * protocols (bench/locomo/levers.md).
+     * Notes and episodes written with no session take their write neighbours as their
+     * conversation: the alike memories of the space written just before and after them, created
+     * at most this far apart (default 30 minutes); 0 turns it off. Measured with bench/locomo's
+     * body-only protocols (bench/locomo/levers.md).
      */
     write_gap_ms: ms(1_800_000, 2_592_000_000),
   })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { SessionTurn } from '../store/store.js';
+import { type SessionTurn, WRITE_ORDER } from '../store/store.js';
 import { spreadAlongSessions } from './context.js';
 
 const turn = (id: string, session: string, n: number): SessionTurn => ({
@@ -68,5 +68,29 @@ describe('spreadAlongSessions', () => {
       { window: 1, weight: 0.5, decay: 1 },
     );
     expect(out.map((h) => h.id)).toEqual(['b1', 'a5', 'a4']);
+  });
+
+  it('lets a write neighbour join a list only from right beside one of its items', () => {
+    const run = `${WRITE_ORDER}#0`;
+    const written = [1, 2, 3, 4, 5].map((n) => turn(`w${n}`, run, n));
+    const out = spreadAlongSessions([{ id: 'w3', score: 4 }], written, options);
+    expect(Object.fromEntries(out.map((h) => [h.id, h.score]))).toEqual({
+      w3: 4,
+      w2: 0.5 * 4,
+      w4: 0.5 * 4,
+    });
+    // Already on the list, a write neighbour takes evidence from the whole window.
+    const listed = spreadAlongSessions(
+      [
+        { id: 'w3', score: 4 },
+        { id: 'w5', score: 1 },
+      ],
+      written,
+      options,
+    );
+    expect(Object.fromEntries(listed.map((h) => [h.id, h.score]))).toMatchObject({
+      w5: 1 + 0.5 * 0.5 * 4,
+      w4: 0.5 * (4 + 1),
+    });
   });
 });

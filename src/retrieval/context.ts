@@ -7,11 +7,14 @@
  *   s'(i) = s(i) + weight · Σ_{j ≠ i, same session, |turn_j − turn_i| ≤ window} decay^(|turn_j − turn_i| − 1) · s(j)
  *
  * where s is the channel's score (BM25, ≥ 0; 0 for items the channel did not return). Turns next
- * to strong hits join the candidates even when they match nothing themselves. Items that are not
- * conversation turns keep their score. The keyword channel's BM25 suits this because it is
+ * to strong hits join the candidates even when they match nothing themselves. Write neighbours
+ * (memories written with no session, sessions.ts) count as turns too, but one joins a list only
+ * when written right before or after one of its items: a run of unrelated notes written in a row
+ * stays out of each other's results (bench/locomo/levers.md). Items that are not conversation
+ * turns keep their score. The keyword channel's BM25 suits this because it is
  * additive evidence with a natural zero; a cosine has no zero point, so vectors are left as they are.
  */
-import type { ScoredId, SessionTurn } from '../store/store.js';
+import { type ScoredId, type SessionTurn, WRITE_ORDER } from '../store/store.js';
 
 /** Session-context settings (config `recall.context`). */
 export interface SessionContextOptions {
@@ -61,7 +64,8 @@ export function spreadAlongSessions(
   for (const p of positions) {
     const turns = sessions.get(p.session)!;
     let lent = 0;
-    for (let d = 1; d <= options.window; d++) {
+    const reach = !score.has(p.id) && p.session.startsWith(WRITE_ORDER) ? 1 : options.window;
+    for (let d = 1; d <= reach; d++) {
       const factor = Math.pow(options.decay, d - 1);
       for (const t of [p.turn - d, p.turn + d])
         for (const id of turns.get(t) ?? []) lent += factor * (score.get(id) ?? 0);

@@ -149,6 +149,12 @@ export interface SessionTurn {
  */
 export const WRITE_ORDER = '\u0000write-order';
 
+/**
+ * The kinds that have write neighbours: free text that may be one part of a conversation. Facts,
+ * preferences, rules, skills, procedures, identity and working memory stand on their own.
+ */
+export const WRITE_ORDER_KINDS = ['note', 'episode'] as const;
+
 /** A vector search's hits, and why it ran in a degraded way when it did (e.g. `ann_index_stale`). */
 export interface VectorSearchResult {
   hits: ScoredId[];
@@ -314,10 +320,10 @@ export interface Store {
   ): Promise<SessionTurn[]>;
   /**
    * Write neighbourhoods (recall's context for memories written with no session): for each of
-   * `ids` that has no `source.session`, itself and the items of its space within `window` places
-   * of it in the store's write order that have no session either, pass `filter` and were created
-   * at most `gapMs` apart from it; as turns of the session `WRITE_ORDER`. Optional like
-   * `sessionNeighbors`.
+   * `ids` that has no `source.session` and a kind of `WRITE_ORDER_KINDS`, itself and the items of
+   * its space within `window` places of it in the store's write order that are alike (no
+   * session, such a kind), pass `filter` and were created at most `gapMs` apart from it; as turns
+   * of the session `WRITE_ORDER`, dated. Optional like `sessionNeighbors`.
    */
   writeNeighbors?(
     filter: ItemFilter,

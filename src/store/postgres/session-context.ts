@@ -4,7 +4,7 @@
  * expression index `items_session_turn` (migration 3). Same results as the SQLite primitive.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import { type SessionTurn, WRITE_ORDER } from '../store.js';
+import { type SessionTurn, WRITE_ORDER, WRITE_ORDER_KINDS } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 
@@ -115,16 +115,18 @@ export async function writeNeighbors(
   const seedIds = params.add(lookup, '::text[]');
   const span = params.add(Math.floor(window), '::int8');
   const gap = params.add(gapMs, '::float8');
+  const kinds = params.add([...WRITE_ORDER_KINDS], '::text[]');
   const where = compileFilter(filter, params, 'i');
   const sql = `
 WITH seeds AS MATERIALIZED (
   SELECT s.pk AS seed_pk, s.created_at AS seed_at FROM items s
   WHERE s.id = ANY(${seedIds}) AND s.space = ${space} AND (s.source ->> 'session') IS NULL
+    AND s.kind = ANY(${kinds})
 )
 SELECT DISTINCT ON (i.pk) i.id, i.pk AS turn, i.body, i.created_at AS at
 FROM seeds JOIN items i
   ON i.pk BETWEEN seeds.seed_pk - ${span} AND seeds.seed_pk + ${span}
-  AND i.space = ${space} AND (i.source ->> 'session') IS NULL
+  AND i.space = ${space} AND (i.source ->> 'session') IS NULL AND i.kind = ANY(${kinds})
   AND abs(i.created_at - seeds.seed_at) <= ${gap}
 WHERE ${where}
 ORDER BY i.pk`;

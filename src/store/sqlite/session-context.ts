@@ -3,7 +3,7 @@
  * (`source.session` + `source.turn`) found through the expression index `items_session_turn`.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import { type SessionTurn, WRITE_ORDER } from '../store.js';
+import { type SessionTurn, WRITE_ORDER, WRITE_ORDER_KINDS } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { compileFilter } from './rows.js';
 
@@ -74,12 +74,14 @@ WITH seeds AS (
   SELECT pk AS seed_pk, created_at AS seed_at FROM items
   WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
     AND json_extract(source, '$.session') IS NULL
+    AND kind IN (SELECT value FROM json_each(@kinds))
 )
 SELECT DISTINCT i.id AS id, i.pk AS turn, i.body AS body, i.created_at AS at
 FROM seeds CROSS JOIN items AS i NOT INDEXED
   ON i.pk BETWEEN seeds.seed_pk - @window AND seeds.seed_pk + @window
   AND i.space = @f_space
   AND json_extract(i.source, '$.session') IS NULL
+  AND i.kind IN (SELECT value FROM json_each(@kinds))
   AND abs(i.created_at - seeds.seed_at) <= @gap
 WHERE ${where.sql}
 ORDER BY i.pk`;
@@ -88,6 +90,7 @@ ORDER BY i.pk`;
     ids: JSON.stringify(ids),
     window: Math.floor(window),
     gap: gapMs,
+    kinds: JSON.stringify(WRITE_ORDER_KINDS),
   }) as { id: string; turn: number; body: string; at: number }[];
   return rows.map((r) => ({ ...r, session: WRITE_ORDER }));
 }
