@@ -1,7 +1,7 @@
 /**
  * Conversation positions for one recall (items recorded as turns: `source.session` +
- * `source.turn`; and, for items written with no session, their write neighbourhood: the
- * session-less items written just before and after them, close in time), looked up once and
+ * `source.turn`; and, for notes and episodes written with no session, their write neighbourhood:
+ * the alike items written just before and after them, close in time), looked up once and
  * shared by the stages that read them: session context before fusion and the reranker after it.
  */
 import type { Config } from '../config/schema.js';

@@ -97,9 +97,9 @@ ORDER BY i.id`;
 }
 
 /**
- * Write neighbours (Store.writeNeighbors): for each of `ids` without a session, itself and the
- * session-less items of its space within `window` primary keys of it, created at most `gapMs`
- * apart, passing `filter`; the primary key is the turn. Neighbours come through the primary key.
+ * Write neighbours (Store.writeNeighbors): for each of `ids` without a session and of a kind of
+ * WRITE_ORDER_KINDS, itself and the alike items of its space within `window` primary keys of it,
+ * created at most `gapMs` apart, passing `filter`; the primary key is the turn. Neighbours come through the primary key.
  */
 export async function writeNeighbors(
   db: Queryable,

@@ -55,9 +55,9 @@ WHERE json_extract(i.source, '$.session') IS NOT NULL
 }
 
 /**
- * Write neighbours (Store.writeNeighbors): for each of `ids` without a session, itself and the
- * session-less items of its space within `window` rowids of it, created at most `gapMs` apart,
- * passing `filter`; the rowid is the turn. Neighbours come through the primary key: seeds first
+ * Write neighbours (Store.writeNeighbors): for each of `ids` without a session and of a kind of
+ * WRITE_ORDER_KINDS, itself and the alike items of its space within `window` rowids of it, created
+ * at most `gapMs` apart, passing `filter`; the rowid is the turn. Neighbours come through the primary key: seeds first
  * (CROSS JOIN), and no index of the space, whose scan would read every item of it per seed.
  */
 export function writeNeighbors(
