@@ -3,8 +3,11 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Extraction } from '../src/domain/graph.js';
+import { newId } from '../src/domain/ids.js';
 import { extract } from '../src/graph/extract.js';
 import type { GraphDoc, GraphDump } from '../src/store/graph-store.js';
+import { RELATION_FANOUT } from '../src/store/sqlite/graph-schema.js';
+import { consistent } from './graph-invariants.js';
 import { testEngram } from './helpers.js';
 
 const BOUNDS = { maxChars: 20_000, maxEntities: 24 };
@@ -46,7 +49,7 @@ function graphOf(engram: Engram) {
 
 /** The dump with item ids replaced by their position, so two stores compare. */
 async function canonical(engram: Engram, ids: readonly string[]): Promise<GraphDump> {
-  const dump = await graphOf(engram).dump('default');
+  const dump = consistent(await graphOf(engram).dump('default'));
   const at = (id: string) => String(ids.indexOf(id));
   return {
     ...dump,
@@ -142,5 +145,64 @@ describe('SQLite graph writes in batches', () => {
     expect(dump.entities).toEqual([]);
     expect(await graphOf(engram).itemCount('default')).toBe(0);
     expect(await graphOf(engram).writeExtractions('default', docs.slice(0, 3), SIGNATURE)).toBe(3);
+  });
+
+  it('links relations imported in a batch as relations written one at a time link them', async () => {
+    const texts = [
+      'Alice Johnson, Bob Stone and Carol Diaz plan Project Phoenix on Kubernetes with Grafana.',
+      'Dana Wu and Erin Hale move Acme Corp onto PostgreSQL and Kubernetes.',
+      'Zed Quark visited Atlantis Station with Alice Johnson.',
+      'Bob Stone maintains the Grafana dashboards.',
+    ];
+    const open = async () => {
+      const engram = testEngram({ config: { embedder: { provider: 'none' } } });
+      const results = await engram.rememberMany(texts.map((body) => ({ body })));
+      await engram.idle();
+      return { engram, ids: results.map((r) => (r.ok ? r.memory.id : '')) };
+    };
+    const pairs: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [3, 0],
+      [2, 3],
+    ];
+    const one = await open();
+    for (const [a, b] of pairs) await one.engram.relate(one.ids[a]!, one.ids[b]!);
+    const many = await open();
+    const at = Date.now();
+    const { relations } = await many.engram.importRecords(
+      [],
+      pairs.map(([a, b], i) => ({
+        id: newId(at + i),
+        space: 'default',
+        type: 'related' as const,
+        from_id: many.ids[a]!,
+        to_id: many.ids[b]!,
+        actor: 'test',
+        reason: '',
+        created_at: at,
+        invalidated_at: null,
+        invalidated_reason: null,
+      })),
+    );
+    expect(relations).toEqual(['imported', 'imported', 'imported', 'imported']);
+    const expected = await canonical(one.engram, one.ids);
+    expect(await canonical(many.engram, many.ids)).toEqual(expected);
+    // A relation links at most RELATION_FANOUT entities of each item: 3 x 3 for the first pair.
+    const related = expected.edges.filter((e) => e.type === 'related');
+    expect(related.length).toBeGreaterThan(0);
+    const graph = await graphOf(one.engram).dump('default');
+    expect(graph.mentions.filter((m) => m.item_id === one.ids[0]).length).toBeGreaterThan(3);
+    expect(related.reduce((n, e) => n + e.weight, 0)).toBeLessThanOrEqual(
+      pairs.length * RELATION_FANOUT * RELATION_FANOUT,
+    );
+
+    // Forgetting and restoring an item keeps the two equal.
+    for (const { engram, ids } of [one, many]) {
+      await engram.forget(ids[1]!);
+      await engram.restore(ids[1]!);
+      await engram.forget(ids[3]!);
+    }
+    expect(await canonical(many.engram, many.ids)).toEqual(await canonical(one.engram, one.ids));
   });
 });

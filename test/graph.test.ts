@@ -13,6 +13,7 @@ import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { exportLines, importLines } from '../src/transfer/transfer.js';
 import { type Backend, BACKENDS } from './backends.js';
+import { consistent } from './graph-invariants.js';
 import { tempDir, testConfig, testEngram } from './helpers.js';
 
 type Engram = ReturnType<typeof testEngram>;
@@ -38,8 +39,8 @@ function plainOn(
 /** The configuration of `plainOn`, for a test's describe block on one backend. */
 type PlainConfig = Parameters<typeof plainOn>[1];
 
-function dump(engram: Engram, space = 'default'): Promise<GraphDump> {
-  return engram.storeForTransfer.graph!.dump(space);
+async function dump(engram: Engram, space = 'default'): Promise<GraphDump> {
+  return consistent(await engram.storeForTransfer.graph!.dump(space));
 }
 
 function edge(d: GraphDump, a: string, b: string, type: string): number {

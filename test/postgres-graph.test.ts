@@ -12,6 +12,7 @@ import type { GraphDump } from '../src/store/graph-store.js';
 import type { Queryable } from '../src/store/postgres/database.js';
 import { sessionNeighbors } from '../src/store/postgres/session-context.js';
 import { draft, seeded } from './fixtures/store-records.js';
+import { consistent } from './graph-invariants.js';
 import { testEngram } from './helpers.js';
 import { dropSchema, PG_URL, pgConfig, randomSchema, schemaStore } from './postgres-helpers.js';
 
@@ -114,14 +115,14 @@ if (PG_URL) {
         const pg = onPostgres(schema);
         const [liteLabels, pgLabels] = [await history(sqlite), await history(pg)];
         const [liteDump, pgDump] = [
-          await sqlite.storeForTransfer.graph!.dump('default'),
-          await pg.storeForTransfer.graph!.dump('default'),
+          consistent(await sqlite.storeForTransfer.graph!.dump('default')),
+          consistent(await pg.storeForTransfer.graph!.dump('default')),
         ];
         expect(pgDump.entities.length).toBeGreaterThan(10);
         expect(labelled(pgDump, pgLabels)).toEqual(labelled(liteDump, liteLabels));
         expect(await reports(pg)).toEqual(await reports(sqlite));
         await pg.graphRebuild();
-        expect(await pg.storeForTransfer.graph!.dump('default')).toEqual(pgDump);
+        expect(consistent(await pg.storeForTransfer.graph!.dump('default'))).toEqual(pgDump);
       } finally {
         await dropSchema(schema);
       }
@@ -164,12 +165,12 @@ if (PG_URL) {
           }),
         );
         const graph = clients[0]!.storeForTransfer.graph!;
-        const incremental = await graph.dump('default');
+        const incremental = consistent(await graph.dump('default'));
         expect(incremental.entities.length).toBe(names.length + more.length);
         expect(incremental.edges.length).toBeGreaterThan(20);
         expect((await clients[1]!.graphStats()).items_stale).toBe(0);
         await clients[2]!.graphRebuild();
-        expect(await graph.dump('default')).toEqual(incremental);
+        expect(consistent(await graph.dump('default'))).toEqual(incremental);
       } finally {
         await dropSchema(schema);
       }
@@ -216,9 +217,9 @@ if (PG_URL) {
           })(),
         ]);
         const graph = x!.storeForTransfer.graph!;
-        const incremental = await graph.dump('default');
+        const incremental = consistent(await graph.dump('default'));
         await y!.graphRebuild();
-        expect(await graph.dump('default')).toEqual(incremental);
+        expect(consistent(await graph.dump('default'))).toEqual(incremental);
       } finally {
         await dropSchema(schema);
       }
@@ -245,7 +246,7 @@ if (PG_URL) {
           extraction: { entities: keys.map(entity), statements: [], truncated: false },
         });
         expect(await store.graph.writeExtractions('default', [doc(a!.id, ['x', 'y'])], 7)).toBe(1);
-        const before = await store.graph.dump('default');
+        const before = consistent(await store.graph.dump('default'));
         // The second doc names one entity twice: its mentions collide, and the batch rolls back.
         const failing = store.graph.writeExtractions(
           'default',
@@ -253,7 +254,7 @@ if (PG_URL) {
           7,
         );
         await expect(failing).rejects.toBeInstanceOf(Error);
-        expect(await store.graph.dump('default')).toEqual(before);
+        expect(consistent(await store.graph.dump('default'))).toEqual(before);
         expect(await store.graph.extractionStates('default', [a!.id, b!.id])).toEqual(
           new Map([[a!.id, { version: 1, extractor: 7 }]]),
         );

@@ -9,7 +9,8 @@
  * - An item counts unless it is forgotten. Only counting items contribute: entity mention counts,
  *   co-mention edges (every pair of its entities, weight 1 per item), statement edges (arrow,
  *   alias) and, for every live memory relation whose two items count, one edge of the relation's
- *   type between each entity of one item and each other entity of the other.
+ *   type between each of the first three entities of one item and each other one of the other's
+ *   (an item's entities ranked strong before weak, most mentioned first, then by key).
  * - Edge weights are the number of such contributions; entity degree is its number of distinct
  *   neighbours; `strong` counts the items naming it other than as a weak sentence start. An
  *   entity no item mentions any more is gone.
@@ -86,6 +87,8 @@ export interface GraphDump {
   }[];
   statements: { item_id: string; a: string; b: string; type: string }[];
   edges: { a: string; b: string; type: string; weight: number }[];
+  /** The stored pair weights (each pair once, a < b by key): the edges' weights summed. */
+  pairs: { a: string; b: string; weight: number }[];
 }
 
 /** Raw counts for `graph stats`. */

@@ -7,11 +7,22 @@ import type { Source } from '../../domain/types.js';
 import { mentionProfile } from '../graph-profile.js';
 import type { GraphCounts, GraphDump, MentionProfile } from '../graph-store.js';
 import type { Queryable } from './database.js';
+import { coMentionRowsSql } from './graph-schema.js';
 
 /** The most used surface form (or its type) of an entity, as an SQL expression. */
 export function topSurface(column: 'surface' | 'type', entity: string): string {
   return `(SELECT s.${column} FROM graph_surfaces s WHERE s.entity_id = ${entity} ORDER BY s.n DESC, s.surface, s.type LIMIT 1)`;
 }
+
+/**
+ * Every link of the space in $1 as rows (a, b, type): the stored ones and the co-mentions that
+ * follow from the mentions.
+ */
+const SPACE_LINKS = `(SELECT l.a, l.b, l.type FROM graph_links l JOIN graph_entities e ON e.id = l.a
+    WHERE e.space = $1
+  UNION ALL SELECT a, b, type FROM (${coMentionRowsSql(
+    'm1.item_pk IN (SELECT item_pk FROM graph_items WHERE space = $1)',
+  )}) c)`;
 
 async function grouped(db: Queryable, sql: string, space: string): Promise<Record<string, number>> {
   const rows = await db.query<{ k: string | null; n: number }>(sql, [space]);
@@ -41,8 +52,8 @@ export async function graphCounts(db: Queryable, space: string): Promise<GraphCo
   );
   const edgesByType = await grouped(
     db,
-    `SELECT type AS k, count(*) AS n FROM (SELECT DISTINCT l.a, l.b, l.type FROM graph_links l
-       JOIN graph_entities e ON e.id = l.a WHERE e.space = $1) d GROUP BY type ORDER BY type`,
+    `SELECT type AS k, count(*) AS n FROM (SELECT DISTINCT l.a, l.b, l.type FROM ${SPACE_LINKS} l) d
+     GROUP BY type ORDER BY type`,
     space,
   );
   return {
@@ -111,9 +122,15 @@ export async function dumpGraph(db: Queryable, space: string): Promise<GraphDump
   );
   const edges = await db.query<GraphDump['edges'][number]>(
     `SELECT least(ea.key, eb.key) AS a, greatest(ea.key, eb.key) AS b, l.type, count(*)::int AS weight
-     FROM graph_links l JOIN graph_entities ea ON ea.id = l.a JOIN graph_entities eb ON eb.id = l.b
-     WHERE ea.space = $1 GROUP BY l.a, l.b, l.type, ea.key, eb.key ORDER BY 1, 2, 3`,
+     FROM ${SPACE_LINKS} l JOIN graph_entities ea ON ea.id = l.a JOIN graph_entities eb ON eb.id = l.b
+     GROUP BY l.a, l.b, l.type, ea.key, eb.key ORDER BY 1, 2, 3`,
     [space],
   );
-  return { entities, mentions, statements, edges };
+  const pairs = await db.query<GraphDump['pairs'][number]>(
+    `SELECT ea.key AS a, eb.key AS b, p.weight FROM graph_pairs p
+     JOIN graph_entities ea ON ea.id = p.a JOIN graph_entities eb ON eb.id = p.b
+     WHERE ea.space = $1 AND ea.key < eb.key ORDER BY 1, 2`,
+    [space],
+  );
+  return { entities, mentions, statements, edges, pairs };
 }

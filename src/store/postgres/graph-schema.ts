@@ -79,7 +79,8 @@ CREATE TABLE graph_statements (
   PRIMARY KEY (item_pk, a, b, type)
 );
 
--- One row per contribution to an edge (a < b): co-mention, statement or relation.
+-- One row per stored contribution to an edge (a < b): statement or relation (co-mentions follow
+-- from graph_mentions).
 CREATE TABLE graph_links (
   a bigint NOT NULL,
   b bigint NOT NULL,
@@ -199,34 +200,74 @@ CREATE TRIGGER graph_links_removed AFTER DELETE ON graph_links
   FOR EACH ROW EXECUTE FUNCTION graph_links_removed();
 `;
 
+/** How many entities of each item a relation links (SQLite's RELATION_FANOUT). */
+const RELATION_FANOUT = 3;
+
 /**
- * Link maintenance shared by the extraction writer (which calls these functions) and the
- * triggers on items and relations, so the rules exist once.
+ * The co-mention links of counted items as rows (a, b, type, item_pk; a < b), for the reads that
+ * list links by type: `where` narrows them over the aliases m1 (smaller entity) and m2.
  */
-const LINK_FUNCTIONS_SQL = `
+export function coMentionRowsSql(where: string): string {
+  return `SELECT m1.entity_id AS a, m2.entity_id AS b, 'co_mention'::text COLLATE "C" AS type, m1.item_pk
+  FROM graph_mentions m1 JOIN graph_mentions m2 ON m2.item_pk = m1.item_pk AND m2.entity_id > m1.entity_id
+  WHERE m1.counted AND m2.counted AND ${where}`;
+}
+
+/** The per-space graph lock (see the file header). */
+const LOCK_FUNCTION_SQL = `
 -- The graph lock of a space (see the file header), per schema: deployments sharing a database
 -- never wait for each other.
 CREATE FUNCTION graph_lock(item_space text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(${LOCK_CLASS_GRAPH}, hashtext(current_schema() || '/' || item_space));
 END $$;
+`;
 
--- Removes every link the items take part in: their own and those of relations touching them.
-CREATE FUNCTION graph_unlink_items(pks bigint[]) RETURNS void LANGUAGE plpgsql AS $$
+/** Every ordered pair of the counted entities of items `pks`, with the items naming both. */
+const CO_MENTION_PAIRS = `
+    SELECT m1.entity_id AS a, m2.entity_id AS b, count(*)::int AS n
+    FROM graph_mentions m1
+    JOIN graph_mentions m2 ON m2.item_pk = m1.item_pk AND m2.entity_id <> m1.entity_id
+    WHERE m1.item_pk = ANY(pks) AND m1.counted AND m2.counted
+    GROUP BY 1, 2`;
+
+/**
+ * Link maintenance shared by the extraction writer (which calls these functions) and the
+ * triggers on items and relations, so the rules exist once (migrations 3 and 10). Co-mentions
+ * are not stored as links: they follow from the mentions, and only their pair weights are kept.
+ */
+const LINK_FUNCTIONS_SQL = `
+-- Removes every link the items take part in (their own and those of relations touching them)
+-- and takes their co-mentions out of the pair weights, while their mentions still count: a pair
+-- left at zero goes, with a degree from both ends.
+CREATE OR REPLACE FUNCTION graph_unlink_items(pks bigint[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM graph_links WHERE item_pk = ANY(pks);
   DELETE FROM graph_links WHERE other_pk = ANY(pks);
+  UPDATE graph_pairs g SET weight = g.weight - d.n FROM (${CO_MENTION_PAIRS}) d
+    WHERE g.a = d.a AND g.b = d.b;
+  UPDATE graph_entities e SET degree = e.degree - d.k
+    FROM (SELECT g.a AS id, count(*)::int AS k FROM graph_pairs g
+          WHERE g.weight <= 0
+            AND g.a IN (SELECT entity_id FROM graph_mentions WHERE item_pk = ANY(pks) AND counted)
+          GROUP BY g.a) d
+    WHERE e.id = d.id;
+  DELETE FROM graph_pairs WHERE weight <= 0
+    AND a IN (SELECT entity_id FROM graph_mentions WHERE item_pk = ANY(pks) AND counted);
 END $$;
 
--- The links counted items contribute by themselves: a co-mention for every pair of their
--- entities and one link per extracted statement (arrow, alias).
-CREATE FUNCTION graph_link_items(pks bigint[]) RETURNS void LANGUAGE plpgsql AS $$
+-- What counted items contribute by themselves: their co-mentions to the pair weights (a degree
+-- to both ends of a pair new to the graph) and one link per extracted statement (arrow, alias).
+CREATE OR REPLACE FUNCTION graph_link_items(pks bigint[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO graph_links (a, b, type, item_pk)
-    SELECT m1.entity_id, m2.entity_id, 'co_mention', m1.item_pk
-    FROM graph_mentions m1
-    JOIN graph_mentions m2 ON m2.item_pk = m1.item_pk AND m2.entity_id > m1.entity_id
-    WHERE m1.item_pk = ANY(pks) AND m1.counted AND m2.counted;
+  UPDATE graph_entities e SET degree = e.degree + d.k
+    FROM (SELECT p.a AS id, count(*)::int AS k FROM (${CO_MENTION_PAIRS}) p
+          WHERE NOT EXISTS (SELECT 1 FROM graph_pairs g WHERE g.a = p.a AND g.b = p.b)
+          GROUP BY p.a) d
+    WHERE e.id = d.id;
+  INSERT INTO graph_pairs (a, b, weight)
+    SELECT a, b, n FROM (${CO_MENTION_PAIRS}) p
+    ON CONFLICT (a, b) DO UPDATE SET weight = graph_pairs.weight + EXCLUDED.weight;
   INSERT INTO graph_links (a, b, type, item_pk)
     SELECT least(s.a, s.b), greatest(s.a, s.b), s.type, s.item_pk
     FROM graph_statements s
@@ -234,9 +275,10 @@ BEGIN
       AND EXISTS (SELECT 1 FROM graph_mentions m WHERE m.item_pk = s.item_pk AND m.counted);
 END $$;
 
--- The links of live relations: every entity of the source item paired with every other entity
--- of the target item, when both items count.
-CREATE FUNCTION graph_link_relations(relation_ids text[]) RETURNS void LANGUAGE plpgsql AS $$
+-- The links of live relations: each of the first ${RELATION_FANOUT} counted entities of the source item
+-- (strong before weak, more mentions first, then by key) paired with each other one of
+-- the target item's, when both items count.
+CREATE OR REPLACE FUNCTION graph_link_relations(relation_ids text[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF relation_ids IS NULL OR cardinality(relation_ids) = 0 THEN
     RETURN;
@@ -247,8 +289,10 @@ BEGIN
     FROM relations r
     JOIN items fi ON fi.id = r.from_id AND fi.space = r.space
     JOIN items ti ON ti.id = r.to_id AND ti.space = r.space
-    JOIN graph_mentions ma ON ma.item_pk = fi.pk AND ma.counted
-    JOIN graph_mentions mb ON mb.item_pk = ti.pk AND mb.counted
+    CROSS JOIN LATERAL (SELECT m.entity_id FROM graph_mentions m JOIN graph_entities e ON e.id = m.entity_id
+      WHERE m.item_pk = fi.pk AND m.counted ORDER BY m.weak, m.count DESC, e.key LIMIT ${RELATION_FANOUT}) ma
+    CROSS JOIN LATERAL (SELECT m.entity_id FROM graph_mentions m JOIN graph_entities e ON e.id = m.entity_id
+      WHERE m.item_pk = ti.pk AND m.counted ORDER BY m.weak, m.count DESC, e.key LIMIT ${RELATION_FANOUT}) mb
     WHERE r.id = ANY(relation_ids) AND r.invalidated_at IS NULL AND ma.entity_id <> mb.entity_id;
 END $$;
 `;
@@ -321,4 +365,18 @@ CREATE TRIGGER graph_relation_validity AFTER UPDATE OF invalidated_at ON relatio
 `;
 
 /** Migration 3: the graph tables and triggers, and the session-turn index of session context. */
-export const PG_GRAPH_SCHEMA_SQL = `${TABLES_SQL}${LINK_FUNCTIONS_SQL}${ITEM_TRIGGERS_SQL}${PG_SESSION_TURN_INDEX_SQL}`;
+export const PG_GRAPH_SCHEMA_SQL = `${TABLES_SQL}${LOCK_FUNCTION_SQL}${LINK_FUNCTIONS_SQL}${ITEM_TRIGGERS_SQL}${PG_SESSION_TURN_INDEX_SQL}`;
+
+/**
+ * Migration 10: co-mentions follow from the mentions instead of one stored link per pair of an
+ * item's entities, and a relation links only the first entities of each of its items. The pair
+ * weights already count the co-mention links, so those rows go without the removal trigger; the
+ * relation links are rebuilt under the new rule, their weights following by trigger.
+ */
+export const PG_GRAPH_DERIVED_CO_MENTIONS_SQL = `${LINK_FUNCTIONS_SQL}
+ALTER TABLE graph_links DISABLE TRIGGER graph_links_removed;
+DELETE FROM graph_links WHERE type = 'co_mention';
+ALTER TABLE graph_links ENABLE TRIGGER graph_links_removed;
+DELETE FROM graph_links WHERE relation_id IS NOT NULL;
+SELECT graph_link_relations(ARRAY(SELECT id FROM relations WHERE invalidated_at IS NULL));
+`;

@@ -24,6 +24,7 @@ import {
   profileOfSpace,
   topSurface,
 } from './graph-reports.js';
+import { coMentionRowsSql } from './graph-schema.js';
 import { writeExtractions } from './graph-writes.js';
 import { compileFilter, Params } from './rows.js';
 
@@ -182,8 +183,10 @@ export class PgGraphStore implements GraphStore {
 
   async edgesBetween(a: number, b: number): Promise<{ type: EdgeType; weight: number }[]> {
     return this.db.query<{ type: EdgeType; weight: number }>(
-      `SELECT type, count(*)::int AS weight FROM graph_links WHERE a = $1 AND b = $2
-       GROUP BY type ORDER BY type`,
+      `SELECT type, count(*)::int AS weight FROM (
+         SELECT type FROM graph_links WHERE a = $1 AND b = $2
+         UNION ALL SELECT type FROM (${coMentionRowsSql('m1.entity_id = $1 AND m2.entity_id = $2')}) c
+       ) l GROUP BY type ORDER BY type`,
       [Math.min(a, b), Math.max(a, b)],
     );
   }

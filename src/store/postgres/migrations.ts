@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { PgTarget } from './connection.js';
 import { PG_DREAM_INTENT_SQL, PG_DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { missingPgvector } from './errors.js';
-import { PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
+import { PG_GRAPH_DERIVED_CO_MENTIONS_SQL, PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
 import { PG_KEYWORD_INDEX_PREPARE_SQL, rebuildPgKeywordIndex } from './keyword-index.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
@@ -184,6 +184,11 @@ CREATE TABLE leases (
     version: 9,
     name: 'dreams: a run records the batch it is about to apply (write-ahead intent)',
     sql: PG_DREAM_INTENT_SQL,
+  },
+  {
+    version: 10,
+    name: "knowledge graph: co-mentions follow from mentions, relations link their items' first entities",
+    sql: PG_GRAPH_DERIVED_CO_MENTIONS_SQL,
   },
 ];
 

@@ -5,14 +5,26 @@
 import { mentionProfile, type ProfiledMemory } from '../graph-profile.js';
 import type { GraphCounts, GraphDump, MentionProfile } from '../graph-store.js';
 import type { SqliteDatabase } from './database.js';
+import { coMentionRowsSql } from './graph-schema.js';
 
 /** The most used surface form (or its type) of an entity, as an SQL expression. */
 function topSurface(column: 'surface' | 'type', entity: string): string {
   return `(SELECT s.${column} FROM graph_surfaces s WHERE s.entity_id = ${entity} ORDER BY s.n DESC, s.surface, s.type LIMIT 1)`;
 }
 
+/**
+ * Every link of a space as rows (a, b, type): the stored ones and the co-mentions that follow
+ * from the mentions. `space` is the SQL parameter holding the space.
+ */
+function spaceLinks(space: string): string {
+  return `(SELECT l.a, l.b, l.type FROM graph_links l JOIN graph_entities e ON e.id = l.a WHERE e.space = ${space}
+    UNION ALL SELECT a, b, type FROM (${coMentionRowsSql(
+      `m1.item_pk IN (SELECT item_pk FROM graph_items WHERE space = ${space})`,
+    )}))`;
+}
+
 function grouped(db: SqliteDatabase, sql: string, space: string): Record<string, number> {
-  const rows = db.prepare(sql).all(space) as { k: string | null; n: number }[];
+  const rows = db.prepare(sql).all({ space }) as { k: string | null; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.k ?? 'unknown', r.n]));
 }
 
@@ -38,13 +50,13 @@ export function graphCounts(db: SqliteDatabase, space: string): GraphCounts {
     items: items?.items ?? 0,
     by_type: grouped(
       db,
-      `SELECT ${topSurface('type', 'e.id')} AS k, count(*) AS n FROM graph_entities e WHERE e.space = ? GROUP BY k ORDER BY k`,
+      `SELECT ${topSurface('type', 'e.id')} AS k, count(*) AS n FROM graph_entities e WHERE e.space = @space GROUP BY k ORDER BY k`,
       space,
     ),
     edges_by_type: grouped(
       db,
-      `SELECT type AS k, count(*) AS n FROM (SELECT DISTINCT l.a, l.b, l.type FROM graph_links l
-         JOIN graph_entities e ON e.id = l.a WHERE e.space = ?) GROUP BY type ORDER BY type`,
+      `SELECT type AS k, count(*) AS n FROM (SELECT DISTINCT l.a, l.b, l.type FROM ${spaceLinks('@space')} l)
+       GROUP BY type ORDER BY type`,
       space,
     ),
   };
@@ -124,9 +136,16 @@ export function dumpGraph(db: SqliteDatabase, space: string): GraphDump {
   const edges = db
     .prepare(
       `SELECT min(ea.key, eb.key) AS a, max(ea.key, eb.key) AS b, l.type, count(*) AS weight
-       FROM graph_links l JOIN graph_entities ea ON ea.id = l.a JOIN graph_entities eb ON eb.id = l.b
-       WHERE ea.space = ? GROUP BY l.a, l.b, l.type ORDER BY 1, 2, 3`,
+       FROM ${spaceLinks('@space')} l JOIN graph_entities ea ON ea.id = l.a JOIN graph_entities eb ON eb.id = l.b
+       GROUP BY l.a, l.b, l.type ORDER BY 1, 2, 3`,
     )
-    .all(space) as GraphDump['edges'];
-  return { entities, mentions, statements, edges };
+    .all({ space }) as GraphDump['edges'];
+  const pairs = db
+    .prepare(
+      `SELECT ea.key AS a, eb.key AS b, p.weight FROM graph_pairs p
+       JOIN graph_entities ea ON ea.id = p.a JOIN graph_entities eb ON eb.id = p.b
+       WHERE ea.space = ? AND ea.key < eb.key ORDER BY 1, 2`,
+    )
+    .all(space) as GraphDump['pairs'];
+  return { entities, mentions, statements, edges, pairs };
 }

@@ -16,15 +16,65 @@ export function sqlStatements(sql: string): string[] {
 }
 
 /**
- * Inserts the links one counted item contributes: a co-mention for every pair of its entities
- * and one link per extracted statement (arrow, alias). `pk` is an SQL expression for its pk.
+ * How many entities of each item a relation links: the item's most named ones (strong before
+ * weak, more mentions first, then by key, so the choice depends on nothing but the item). Linking every entity of one item to every
+ * entity of the other made a relation between two notes of seven names each 49 links.
  */
-export function itemLinksSql(pk: string): string {
+export const RELATION_FANOUT = 3;
+
+/** The entity ids of an item's counted mentions (`pk` an SQL expression for its pk). */
+const countedEntities = (pk: string) =>
+  `SELECT entity_id FROM graph_mentions WHERE item_pk = ${pk} AND counted = 1`;
+
+/**
+ * Adds the co-mentions of one counted item to the pair weights: one for every ordered pair of its
+ * counted entities, and a degree to both ends of a pair new to the graph. Co-mentions are not
+ * stored as links: they follow from the mentions (graph_mentions), and only their weights are
+ * kept (migration 12).
+ */
+export function addCoMentionsSql(pk: string): string {
   return `
-INSERT INTO graph_links(a, b, type, item_pk)
-  SELECT m1.entity_id, m2.entity_id, 'co_mention', m1.item_pk
+UPDATE graph_entities SET degree = degree + (
+    SELECT count(*) FROM graph_mentions m2
+    WHERE m2.item_pk = ${pk} AND m2.counted = 1 AND m2.entity_id <> graph_entities.id
+      AND NOT EXISTS (SELECT 1 FROM graph_pairs p WHERE p.a = graph_entities.id AND p.b = m2.entity_id))
+  WHERE id IN (${countedEntities(pk)});
+INSERT INTO graph_pairs(a, b, weight)
+  SELECT m1.entity_id, m2.entity_id, 1
+  FROM graph_mentions m1 JOIN graph_mentions m2 ON m2.item_pk = m1.item_pk AND m2.entity_id <> m1.entity_id
+  WHERE m1.item_pk = ${pk} AND m1.counted = 1 AND m2.counted = 1
+  ON CONFLICT(a, b) DO UPDATE SET weight = weight + 1;
+`;
+}
+
+/**
+ * Takes the co-mentions of one counted item out of the pair weights (before its mentions stop
+ * counting or go): a pair left at zero goes, with a degree from both ends.
+ */
+export function removeCoMentionsSql(pk: string): string {
+  return `
+UPDATE graph_pairs SET weight = weight - 1
+  WHERE a IN (${countedEntities(pk)}) AND b IN (${countedEntities(pk)}) AND a <> b;
+UPDATE graph_entities SET degree = degree - (
+    SELECT count(*) FROM graph_pairs p WHERE p.a = graph_entities.id AND p.weight <= 0)
+  WHERE id IN (${countedEntities(pk)});
+DELETE FROM graph_pairs WHERE weight <= 0 AND a IN (${countedEntities(pk)});
+`;
+}
+
+/**
+ * The co-mention links of counted items as rows (a, b, type, item_pk; a < b), for the reads that
+ * list links by type: `where` narrows them over the aliases m1 (smaller entity) and m2.
+ */
+export function coMentionRowsSql(where: string): string {
+  return `SELECT m1.entity_id AS a, m2.entity_id AS b, 'co_mention' AS type, m1.item_pk AS item_pk
   FROM graph_mentions m1 JOIN graph_mentions m2 ON m2.item_pk = m1.item_pk AND m2.entity_id > m1.entity_id
-  WHERE m1.item_pk = ${pk} AND m1.counted = 1 AND m2.counted = 1;
+  WHERE m1.counted = 1 AND m2.counted = 1 AND ${where}`;
+}
+
+/** Inserts one link per extracted statement (arrow, alias) of a counted item. */
+export function statementLinksSql(pk: string): string {
+  return `
 INSERT INTO graph_links(a, b, type, item_pk)
   SELECT min(s.a, s.b), max(s.a, s.b), s.type, s.item_pk
   FROM graph_statements s
@@ -33,9 +83,21 @@ INSERT INTO graph_links(a, b, type, item_pk)
 `;
 }
 
+/** What one counted item contributes by itself: its co-mentions and its statement links. */
+export function itemLinksSql(pk: string): string {
+  return `${addCoMentionsSql(pk)}${statementLinksSql(pk)}`;
+}
+
+/** The first RELATION_FANOUT counted entities of an item, as they are linked. */
+const linkedEntities = (pk: string) =>
+  `SELECT m.entity_id FROM graph_mentions m JOIN graph_entities e ON e.id = m.entity_id
+     WHERE m.item_pk = ${pk} AND m.counted = 1
+     ORDER BY m.weak, m.count DESC, e.key LIMIT ${RELATION_FANOUT}`;
+
 /**
- * Inserts the links of live relations (`where` selects them over alias `r`): every entity of the
- * source item paired with every other entity of the target item, when both items count.
+ * Inserts the links of live relations (`where` selects them over alias `r`): each of the first
+ * RELATION_FANOUT entities of the source item paired with each other one of the target item's,
+ * when both items count.
  */
 export function relationLinksSql(where: string): string {
   return `
@@ -44,21 +106,98 @@ INSERT INTO graph_links(a, b, type, item_pk, other_pk, relation_id)
   FROM relations r
   JOIN items fi ON fi.id = r.from_id AND fi.space = r.space
   JOIN items ti ON ti.id = r.to_id AND ti.space = r.space
-  JOIN graph_mentions ma ON ma.item_pk = fi.pk AND ma.counted = 1
-  JOIN graph_mentions mb ON mb.item_pk = ti.pk AND mb.counted = 1
+  JOIN graph_mentions ma ON ma.item_pk = fi.pk AND ma.entity_id IN (${linkedEntities('fi.pk')})
+  JOIN graph_mentions mb ON mb.item_pk = ti.pk AND mb.entity_id IN (${linkedEntities('ti.pk')})
   WHERE ${where} AND r.invalidated_at IS NULL AND ma.entity_id <> mb.entity_id;
 `;
 }
 
-/** Removes every link an item takes part in (its own and those of relations touching it). */
+/**
+ * The links of many live relations in one statement (`ids` an SQL list of relation ids), the same
+ * ones relationLinksSql gives them, each item's first entities ranked once. Not for triggers
+ * (SQLite allows no WITH there).
+ */
+export function relationLinksBatchSql(ids: string): string {
+  return `
+WITH rel AS (
+  SELECT r.id, r.type, fi.pk AS fpk, ti.pk AS tpk FROM relations r
+  JOIN items fi ON fi.id = r.from_id AND fi.space = r.space
+  JOIN items ti ON ti.id = r.to_id AND ti.space = r.space
+  WHERE r.id IN (${ids}) AND r.invalidated_at IS NULL),
+top AS MATERIALIZED (
+  SELECT item_pk, entity_id FROM (
+    SELECT m.item_pk, m.entity_id,
+      row_number() OVER (PARTITION BY m.item_pk ORDER BY m.weak, m.count DESC, e.key) AS rank
+    FROM graph_mentions m JOIN graph_entities e ON e.id = m.entity_id
+    WHERE m.counted = 1 AND m.item_pk IN (SELECT fpk FROM rel UNION SELECT tpk FROM rel))
+  WHERE rank <= ${RELATION_FANOUT})
+INSERT INTO graph_links(a, b, type, item_pk, other_pk, relation_id)
+  SELECT min(ta.entity_id, tb.entity_id), max(ta.entity_id, tb.entity_id), rel.type, rel.fpk, rel.tpk, rel.id
+  FROM rel JOIN top ta ON ta.item_pk = rel.fpk JOIN top tb ON tb.item_pk = rel.tpk
+  WHERE ta.entity_id <> tb.entity_id`;
+}
+
+/**
+ * Removes every link an item takes part in (its own and those of relations touching it) and its
+ * co-mentions, while its mentions still count.
+ */
 export function unlinkItemSql(pk: string): string {
   return `
 DELETE FROM graph_links WHERE item_pk = ${pk};
 DELETE FROM graph_links WHERE other_pk = ${pk};
-`;
+${removeCoMentionsSql(pk)}`;
 }
 
 const FORGOTTEN = (row: string) => `coalesce(${row}.status, 'active') = 'forgotten'`;
+
+/** Keeps pair weights and degrees when a link goes (migration 2). */
+const LINKS_REMOVED_TRIGGER_SQL = `
+CREATE TRIGGER graph_links_removed AFTER DELETE ON graph_links BEGIN
+  UPDATE graph_entities SET degree = degree - 1 WHERE id IN (old.a, old.b)
+    AND (SELECT weight FROM graph_pairs WHERE a = old.a AND b = old.b) <= 1;
+  UPDATE graph_pairs SET weight = weight - 1 WHERE a = old.a AND b = old.b;
+  UPDATE graph_pairs SET weight = weight - 1 WHERE a = old.b AND b = old.a;
+  DELETE FROM graph_pairs WHERE a = old.a AND b = old.b AND weight <= 0;
+  DELETE FROM graph_pairs WHERE a = old.b AND b = old.a AND weight <= 0;
+END;
+`;
+
+/**
+ * What a forget, restore, purge or relation change does to the links (migrations 2 and 12); a new
+ * relation is linked by trigger when `relationAdded` holds (since migration 12, outside a batch).
+ */
+const itemTriggersSql = (relationAdded: string) => `
+CREATE TRIGGER graph_item_forgotten AFTER UPDATE OF status ON items
+WHEN ${FORGOTTEN('new')} AND NOT ${FORGOTTEN('old')} BEGIN
+  ${unlinkItemSql('new.pk')}
+  UPDATE graph_mentions SET counted = 0 WHERE item_pk = new.pk;
+END;
+CREATE TRIGGER graph_item_unforgotten AFTER UPDATE OF status ON items
+WHEN NOT ${FORGOTTEN('new')} AND ${FORGOTTEN('old')} BEGIN
+  UPDATE graph_mentions SET counted = 1 WHERE item_pk = new.pk;
+  ${itemLinksSql('new.pk')}
+  ${relationLinksSql('r.from_id = new.id AND r.space = new.space')}
+  ${relationLinksSql('r.to_id = new.id AND r.space = new.space')}
+END;
+CREATE TRIGGER graph_item_purged AFTER DELETE ON items BEGIN
+  ${unlinkItemSql('old.pk')}
+  DELETE FROM graph_statements WHERE item_pk = old.pk;
+  DELETE FROM graph_mentions WHERE item_pk = old.pk;
+  DELETE FROM graph_items WHERE item_pk = old.pk;
+END;
+
+CREATE TRIGGER graph_relation_added AFTER INSERT ON relations WHEN ${relationAdded} BEGIN
+  ${relationLinksSql('r.id = new.id')}
+END;
+CREATE TRIGGER graph_relation_invalidated AFTER UPDATE OF invalidated_at ON relations
+WHEN new.invalidated_at IS NOT NULL AND old.invalidated_at IS NULL BEGIN
+  DELETE FROM graph_links WHERE relation_id = new.id;
+END;
+CREATE TRIGGER graph_relation_revalidated AFTER UPDATE OF invalidated_at ON relations
+WHEN new.invalidated_at IS NULL AND old.invalidated_at IS NOT NULL BEGIN
+  ${relationLinksSql('r.id = new.id')}
+END;
+`;
 
 /** Migration 2: graph tables, indexes and the triggers that keep derived counts exact. */
 export const GRAPH_SCHEMA_SQL = `
@@ -175,46 +314,8 @@ CREATE TRIGGER graph_links_added AFTER INSERT ON graph_links BEGIN
   INSERT INTO graph_pairs(a, b, weight) VALUES (new.b, new.a, 1)
     ON CONFLICT(a, b) DO UPDATE SET weight = weight + 1;
 END;
-CREATE TRIGGER graph_links_removed AFTER DELETE ON graph_links BEGIN
-  UPDATE graph_entities SET degree = degree - 1 WHERE id IN (old.a, old.b)
-    AND (SELECT weight FROM graph_pairs WHERE a = old.a AND b = old.b) <= 1;
-  UPDATE graph_pairs SET weight = weight - 1 WHERE a = old.a AND b = old.b;
-  UPDATE graph_pairs SET weight = weight - 1 WHERE a = old.b AND b = old.a;
-  DELETE FROM graph_pairs WHERE a = old.a AND b = old.b AND weight <= 0;
-  DELETE FROM graph_pairs WHERE a = old.b AND b = old.a AND weight <= 0;
-END;
-
-CREATE TRIGGER graph_item_forgotten AFTER UPDATE OF status ON items
-WHEN ${FORGOTTEN('new')} AND NOT ${FORGOTTEN('old')} BEGIN
-  ${unlinkItemSql('new.pk')}
-  UPDATE graph_mentions SET counted = 0 WHERE item_pk = new.pk;
-END;
-CREATE TRIGGER graph_item_unforgotten AFTER UPDATE OF status ON items
-WHEN NOT ${FORGOTTEN('new')} AND ${FORGOTTEN('old')} BEGIN
-  UPDATE graph_mentions SET counted = 1 WHERE item_pk = new.pk;
-  ${itemLinksSql('new.pk')}
-  ${relationLinksSql('r.from_id = new.id AND r.space = new.space')}
-  ${relationLinksSql('r.to_id = new.id AND r.space = new.space')}
-END;
-CREATE TRIGGER graph_item_purged AFTER DELETE ON items BEGIN
-  ${unlinkItemSql('old.pk')}
-  DELETE FROM graph_statements WHERE item_pk = old.pk;
-  DELETE FROM graph_mentions WHERE item_pk = old.pk;
-  DELETE FROM graph_items WHERE item_pk = old.pk;
-END;
-
-CREATE TRIGGER graph_relation_added AFTER INSERT ON relations WHEN new.invalidated_at IS NULL BEGIN
-  ${relationLinksSql('r.id = new.id')}
-END;
-CREATE TRIGGER graph_relation_invalidated AFTER UPDATE OF invalidated_at ON relations
-WHEN new.invalidated_at IS NOT NULL AND old.invalidated_at IS NULL BEGIN
-  DELETE FROM graph_links WHERE relation_id = new.id;
-END;
-CREATE TRIGGER graph_relation_revalidated AFTER UPDATE OF invalidated_at ON relations
-WHEN new.invalidated_at IS NULL AND old.invalidated_at IS NOT NULL BEGIN
-  ${relationLinksSql('r.id = new.id')}
-END;
-`;
+${LINKS_REMOVED_TRIGGER_SQL}
+${itemTriggersSql('new.invalidated_at IS NULL')}`;
 
 /** The condition of the row triggers a batch write stands in for (see GRAPH_BATCH_SQL). */
 const OUTSIDE_BATCH = 'NOT EXISTS (SELECT 1 FROM graph_batch)';
@@ -253,4 +354,27 @@ CREATE TRIGGER graph_links_added AFTER INSERT ON graph_links WHEN ${OUTSIDE_BATC
   INSERT INTO graph_pairs(a, b, weight) VALUES (new.b, new.a, 1)
     ON CONFLICT(a, b) DO UPDATE SET weight = weight + 1;
 END;
+`;
+
+/**
+ * Migration 12: co-mentions follow from the mentions instead of one stored link per pair of an
+ * item's entities (three quarters of all link rows, and most of the cost of writing a note), and
+ * a relation links only the first RELATION_FANOUT entities of each of its items. The pair weights
+ * already count the co-mention links, so those rows go without the removal trigger; the relation
+ * links are rebuilt under the new rule, their weights following by trigger. The item and relation
+ * triggers are replaced by ones that keep co-mention weights from the mentions.
+ */
+export const GRAPH_DERIVED_CO_MENTIONS_SQL = `
+DROP TRIGGER graph_item_forgotten;
+DROP TRIGGER graph_item_unforgotten;
+DROP TRIGGER graph_item_purged;
+DROP TRIGGER graph_relation_added;
+DROP TRIGGER graph_relation_invalidated;
+DROP TRIGGER graph_relation_revalidated;
+${itemTriggersSql(`new.invalidated_at IS NULL AND ${OUTSIDE_BATCH}`)}
+DROP TRIGGER graph_links_removed;
+DELETE FROM graph_links WHERE type = 'co_mention';
+${LINKS_REMOVED_TRIGGER_SQL}
+DELETE FROM graph_links WHERE relation_id IS NOT NULL;
+${relationLinksBatchSql('SELECT id FROM relations')};
 `;

@@ -19,6 +19,7 @@ import type {
 import type { SqliteDatabase } from './database.js';
 import { storeError, writeWithRetry } from './database.js';
 import { dumpGraph, entityProfile, graphCounts, profileOfSpace } from './graph-reports.js';
+import { coMentionRowsSql } from './graph-schema.js';
 import { writeBatch } from './graph-writes.js';
 import { compileFilter } from './rows.js';
 
@@ -211,9 +212,11 @@ export class SqliteGraphStore implements GraphStore {
     return this.read(
       () =>
         this.stmt(
-          `SELECT type, count(*) AS weight FROM graph_links WHERE a = ? AND b = ?
+          `SELECT type, count(*) AS weight FROM (
+             SELECT type FROM graph_links WHERE a = @a AND b = @b
+             UNION ALL SELECT type FROM (${coMentionRowsSql('m1.entity_id = @a AND m2.entity_id = @b')}))
            GROUP BY type ORDER BY type`,
-        ).all(Math.min(a, b), Math.max(a, b)) as { type: EdgeType; weight: number }[],
+        ).all({ a: Math.min(a, b), b: Math.max(a, b) }) as { type: EdgeType; weight: number }[],
     );
   }
 

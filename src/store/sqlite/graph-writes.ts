@@ -2,8 +2,8 @@
  * Writing item extractions into the SQLite graph. A batch is read in one query (versions, earlier
  * extractions, relations); first extractions are written together (graph-batch.ts); the others
  * (re-extractions of revised items, repeats) item by item here: entities by key, mentions,
- * statements, then the links the item contributes (co-mentions, statements, relations), with
- * counts, pair weights and degrees following by trigger (graph-schema.ts). An unchanged
+ * statements, then what the item contributes to the graph (co-mention weights, statement and
+ * relation links), with counts, pair weights and degrees following by trigger (graph-schema.ts). An unchanged
  * extraction is not rewritten.
  */
 import type { GraphDoc } from '../graph-store.js';

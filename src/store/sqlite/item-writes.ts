@@ -16,6 +16,7 @@ import {
   type ItemDraft,
   oneAccessEach,
 } from '../store.js';
+import { insertRelationsBatch } from './graph-batch.js';
 import { rowByPk } from './item-reads.js';
 import { publishedModelId } from './model-rows.js';
 import { itemColumns, itemFromRow, type ItemRow } from './rows.js';
@@ -139,13 +140,25 @@ export async function importRelations(
   core: StoreCore,
   records: readonly RelationRecord[],
 ): Promise<ImportOutcome[]> {
-  return core.write(() =>
-    records.map((r) => {
-      if (core.prepared('SELECT 1 FROM relations WHERE id = ?').get(r.id)) return 'exists';
-      insertRelation(core, r);
-      return 'imported';
-    }),
-  );
+  return core.write(() => {
+    const outcomes: ImportOutcome[] = [];
+    insertRelationsBatch(
+      (sql) => core.prepared(sql),
+      () => {
+        const added: string[] = [];
+        for (const r of records) {
+          const known = core.prepared('SELECT 1 FROM relations WHERE id = ?').get(r.id);
+          if (!known) {
+            insertRelation(core, r);
+            added.push(r.id);
+          }
+          outcomes.push(known ? 'exists' : 'imported');
+        }
+        return added;
+      },
+    );
+    return outcomes;
+  });
 }
 
 /** Counts one access of each listed item (each id once). */

@@ -4,7 +4,11 @@
  */
 import type { SqliteDatabase } from './database.js';
 import { DREAM_INTENT_SQL, DREAMS_SCHEMA_SQL } from './dream-schema.js';
-import { GRAPH_BATCH_SQL, GRAPH_SCHEMA_SQL } from './graph-schema.js';
+import {
+  GRAPH_BATCH_SQL,
+  GRAPH_DERIVED_CO_MENTIONS_SQL,
+  GRAPH_SCHEMA_SQL,
+} from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
 import { KEYWORD_INDEX_PREPARE_SQL, rebuildKeywordIndex } from './keyword-index.js';
 import { MODEL_TRANSITION_SQL } from './model-store.js';
@@ -243,6 +247,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 11,
     name: 'dreams: a run records the batch it is about to apply (write-ahead intent)',
     sql: DREAM_INTENT_SQL,
+  },
+  {
+    version: 12,
+    name: "knowledge graph: co-mentions follow from mentions, relations link their items' first entities",
+    sql: GRAPH_DERIVED_CO_MENTIONS_SQL,
   },
 ];
 
