@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Extraction } from '../src/domain/graph.js';
 import { newId } from '../src/domain/ids.js';
 import { extract } from '../src/graph/extract.js';
-import type { GraphDoc, GraphDump } from '../src/store/graph-store.js';
-import { RELATION_FANOUT } from '../src/store/sqlite/graph-schema.js';
+import { type GraphDoc, type GraphDump, RELATION_FANOUT } from '../src/store/graph-store.js';
 import { consistent } from './graph-invariants.js';
 import { testEngram } from './helpers.js';
 

@@ -21,6 +21,14 @@
 import type { ItemFilter } from '../domain/filter.js';
 import type { EdgeType, EntityType, Extraction } from '../domain/graph.js';
 
+/**
+ * How many entities of each item a relation links, on every backend: the item's most named ones
+ * (strong before weak, more mentions first, then by key, so the choice depends on nothing but the
+ * item). Linking every entity of one to every entity of the other made a relation between two
+ * notes naming seven each 49 links.
+ */
+export const RELATION_FANOUT = 3;
+
 /** One item's extraction to store, for the item version it was read from. */
 export interface GraphDoc {
   item_id: string;

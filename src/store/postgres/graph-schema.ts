@@ -17,6 +17,7 @@
  * "first link of this pair" come from the row itself (RETURNING).
  * Text columns use the "C" collation so keys order and compare bytewise, as in SQLite.
  */
+import { RELATION_FANOUT } from '../graph-store.js';
 import { PG_SESSION_TURN_INDEX_SQL } from './session-context.js';
 
 /** Advisory-lock class of the per-space graph lock ("engg"). */
@@ -199,9 +200,6 @@ END $$;
 CREATE TRIGGER graph_links_removed AFTER DELETE ON graph_links
   FOR EACH ROW EXECUTE FUNCTION graph_links_removed();
 `;
-
-/** How many entities of each item a relation links (SQLite's RELATION_FANOUT). */
-const RELATION_FANOUT = 3;
 
 /**
  * The co-mention links of counted items as rows (a, b, type, item_pk; a < b), for the reads that

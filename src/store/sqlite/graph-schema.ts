@@ -7,6 +7,8 @@
  * itself, once per entity and pair, in its own transaction (migration 5, graph-batch.ts).
  */
 
+import { RELATION_FANOUT } from '../graph-store.js';
+
 /** The statements of an SQL script, one per string (none of ours has a `;` inside a string). */
 export function sqlStatements(sql: string): string[] {
   return sql
@@ -14,13 +16,6 @@ export function sqlStatements(sql: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
-
-/**
- * How many entities of each item a relation links: the item's most named ones (strong before
- * weak, more mentions first, then by key, so the choice depends on nothing but the item). Linking every entity of one item to every
- * entity of the other made a relation between two notes of seven names each 49 links.
- */
-export const RELATION_FANOUT = 3;
 
 /** The entity ids of an item's counted mentions (`pk` an SQL expression for its pk). */
 const countedEntities = (pk: string) =>
