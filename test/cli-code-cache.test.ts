@@ -34,7 +34,7 @@ describe('the CLI code cache', () => {
     const dir = join(home, '.cache', 'engram', 'code', build());
     const file = join(dir, '_.bin');
     expect(await version(home)).toMatch(
-      /code cache missing or not trusted: .*_\.bin \(written at exit\)/,
+      /code cache missing or not trusted: .*_\.bin \(written at exit if the command succeeds\)/,
     );
     expect(statSync(file).size).toBeGreaterThan(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -48,12 +48,36 @@ describe('the CLI code cache', () => {
     expect(readdirSync(dir).sort()).toEqual(['_.bin', 'completion.bin']);
   });
 
+  it('is written only by a run that succeeds and was not asked for help', async () => {
+    const home = tempDir();
+    const dir = join(home, '.cache', 'engram', 'code', build());
+    const config = join(home, 'engram.yaml');
+    writeFileSync(config, `store:\n  path: ${join(home, 'engram.db')}\n`);
+    const run = (args: string[]) =>
+      runCli(['--config', config, ...args], { env: { HOME: home, ENGRAM_DEBUG: '1' } });
+    const help = await run(['get', '--help']);
+    expect(help.code, help.stderr).toBe(0);
+    const missing = await run(['get', '01ARZ3NDEKTSV4RRFFQ69G5FAV']);
+    expect(missing.code).not.toBe(0);
+    expect(existsSync(join(dir, 'get.bin'))).toBe(false);
+    const remembered = await run(['--json', 'remember', 'The cache is written by this run']);
+    expect(remembered.code, remembered.stderr).toBe(0);
+    const { id } = (JSON.parse(remembered.stdout) as { memory: { id: string } }).memory;
+    const found = await run(['get', id]);
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.stderr).toMatch(/code cache missing or not trusted: .*get\.bin/);
+    expect(statSync(join(dir, 'get.bin')).size).toBeGreaterThan(0);
+    expect((await run(['get', id])).stderr).toMatch(/code cache used: .*get\.bin/);
+  });
+
   it('writes again a cache V8 refuses, and one that others may write', async () => {
     const home = tempDir();
     const file = join(home, '.cache', 'engram', 'code', build(), '_.bin');
     await version(home);
     writeFileSync(file, Buffer.alloc(4096, 7));
-    expect(await version(home)).toMatch(/code cache refused by V8: .*\(written at exit\)/);
+    expect(await version(home)).toMatch(
+      /code cache refused by V8: .*\(written at exit if the command succeeds\)/,
+    );
     expect(readFileSync(file).equals(Buffer.alloc(4096, 7))).toBe(false);
     expect(await version(home)).toMatch(/code cache used/);
     chmodSync(file, 0o666);

@@ -94,4 +94,32 @@ describe('engram CLI loads lazily (built binary, traced)', () => {
       NONE_OF(BACKENDS_AND_INTERFACES),
     );
   });
+
+  it('answers a user-prompt hook with the language model loaded in a worker thread, never the main one', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'engram.yaml');
+    writeFileSync(
+      config,
+      `store:\n  path: ${join(dir, 'engram.db')}\nauto_recall:\n  enabled: true\n`,
+    );
+    const seeded = await runCli([
+      '--config',
+      config,
+      'remember',
+      'The billing service deploys from the release branch every Friday',
+    ]);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const event = JSON.stringify({
+      session_id: 'lazy-hook',
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'How does the billing service deploy?',
+    });
+    const hook = await traceCli(dir, ['--config', config, 'hook', 'user-prompt'], {}, event);
+    expect(hook.code, hook.stderr).toBe(0);
+    // The prompt was analysed (a question about the billing service) and answered...
+    expect(hook.stdout).toContain('release branch');
+    expect(hook.modules.some((m) => HEAVY.service.test(m))).toBe(true);
+    // ...with no part of the model in the main thread: the entry's parse thread parsed it.
+    expect(hook.modules.filter((m) => MODEL.test(m))).toEqual([]);
+  });
 });

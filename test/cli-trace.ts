@@ -41,13 +41,15 @@ export interface TracedRun extends CliResult {
 }
 
 /**
- * Runs `engram ...args` under the tracer; `dir` holds the tracer and the trace file. The trace
+ * Runs `engram ...args` under the tracer (with `input` on stdin); `dir` holds the tracer and the
+ * trace file. The trace
  * file's variable is not named ENGRAM_*: the configuration rejects unknown ENGRAM_ keys.
  */
 export async function traceCli(
   dir: string,
   args: readonly string[],
   env: Record<string, string> = {},
+  input?: string,
 ): Promise<TracedRun> {
   writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
   writeFileSync(join(dir, 'tracer.mjs'), TRACER);
@@ -57,6 +59,7 @@ export async function traceCli(
   writeFileSync(trace, '');
   mkdirSync(coverage);
   const result = await runCli(args, {
+    ...(input !== undefined && { input }),
     env: {
       ...env,
       NODE_OPTIONS: `--import=${join(dir, 'tracer.mjs')}`,

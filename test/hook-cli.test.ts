@@ -26,6 +26,8 @@ function engram(dir: string, args: string[], input?: string) {
     input,
     env: { PATH: process.env.PATH ?? '', HOME: dir },
     encoding: 'utf8',
+    // A hook that never ends (a thread holding the process open) fails the test, not the run.
+    timeout: 60_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

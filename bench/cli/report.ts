@@ -69,7 +69,8 @@ Process wall time of the built CLI (\`node ${r.cli}\`), spawned fresh for every 
 shelling out to \`engram\` would, against a SQLite store of ${r.items} generated memories
 (bench/http/corpus.ts; built in ${r.store_seconds} s with the library's batch write, graph and
 static embedder on, as configured by default). ${r.commands[0]?.runs ?? 0} runs per command, after
-${r.warmup_runs} warm-up runs each; the commands are interleaved run by run, so a change in the
+${r.warmup_runs} warm-up runs each (the first writes the command's code cache, in a folder of this
+run); the commands are interleaved run by run, so a change in the
 machine's load falls on all of them alike. \`search\` rotates over generated queries; every
 \`remember\` writes a new generated text. The hook rows feed \`engram hook user-prompt\` a Claude Code
 prompt event (a generated question, a new session id every run, so every run searches; auto-recall

@@ -40,6 +40,11 @@ const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 2;
 const BASELINE = process.env.BENCH_BASELINE_CLI ? resolve(process.env.BENCH_BASELINE_CLI) : null;
+/**
+ * The code caches of the measured builds, in a folder of this run: each build's first (warm-up)
+ * run of a command writes its cache, never an earlier run elsewhere (a test's `--help`, say).
+ */
+const CODE_CACHE = mkdtempSync(join(tmpdir(), 'engram-bench-cli-cache-'));
 
 /** The newest modification time of the files under a folder. */
 function newest(dir: string): number {
@@ -190,7 +195,11 @@ function runOnce(
   args: string[],
   stdin?: string,
 ): { wall: number; cpu: number | null } {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    XDG_CACHE_HOME: CODE_CACHE,
+  };
   const cpuBefore = childCpuMs();
   const started = performance.now();
   const child = spawnSync(process.execPath, [cli, ...args], {
@@ -300,6 +309,7 @@ async function main(): Promise<void> {
     process.stdout.write(cliReport(results));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(CODE_CACHE, { recursive: true, force: true });
   }
 }
 

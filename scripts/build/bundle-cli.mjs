@@ -1,7 +1,8 @@
 /**
  * Bundles the compiled CLI (dist/interfaces/cli/main.js, emitted by tsc) into dist/bin/: the CLI as
  * one CommonJS file (engram-cli.cjs), the `engram` entry that runs it with a V8 code cache
- * (engram.js, from interfaces/cli/launch.js), and the graph extraction worker with its chunks.
+ * (engram.js, from interfaces/cli/launch.js), and the graph extraction and message parsing workers
+ * with their chunks.
  * A short `engram search` otherwise spends a third of its time resolving and compiling a few
  * hundred small modules one by one, and a quarter compiling the bundle again on every run.
  *
@@ -106,7 +107,8 @@ export async function bundleCli(dist) {
   const main = join(dist, 'interfaces', 'cli', 'main.js');
   const launch = join(dist, 'interfaces', 'cli', 'launch.js');
   const worker = join(dist, 'graph', 'extract-worker.js');
-  for (const file of [main, launch, worker])
+  const parser = join(dist, 'autorecall', 'parse-worker.js');
+  for (const file of [main, launch, worker, parser])
     if (!existsSync(file)) throw new Error(`bundle-cli: ${file} is missing (run tsc first)`);
   // Built beside the old bundle and swapped in at the end, so a CLI started meanwhile (by a test
   // running beside another test run's setup) finds a whole bundle, old or new.
@@ -115,11 +117,12 @@ export async function bundleCli(dist) {
   // The metafiles name inputs relative to the folder the builds ran from: dist itself.
   const options = { ...COMMON, absWorkingDir: resolve(dist) };
   const cli = await buildCli(main, next, options);
-  // The entry (Node's own modules only) and the graph extraction worker stay ES modules; the
-  // worker keeps its name: the extractor starts `./extract-worker.js` beside the CLI.
+  // The entry and the two workers (graph extraction, message parsing) stay ES modules; the
+  // workers keep their names: they are started as `./extract-worker.js` and `./parse-worker.js`
+  // beside the CLI.
   const entries = await build({
     ...options,
-    entryPoints: { engram: launch, 'extract-worker': worker },
+    entryPoints: { engram: launch, 'extract-worker': worker, 'parse-worker': parser },
     outdir: next,
     splitting: true,
     format: 'esm',

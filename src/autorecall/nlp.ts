@@ -1,7 +1,8 @@
 /**
  * The English NLP pipeline auto-recall analyses messages with: wink-nlp over its lite web model
  * (tokens, part of speech, lemmas, stop words, named entities). Loaded once per process, on first
- * use (about 60 ms), never per message.
+ * use (about 60 ms), never per message; a short-lived process can have a worker thread load it and
+ * parse its one message meanwhile (parse-ahead.ts), then hand the parse over (`adoptParse`).
  */
 import { createRequire } from 'node:module';
 
@@ -62,8 +63,24 @@ export function loadNlp(): void {
   nlp();
 }
 
+/** Parses made elsewhere (a worker thread, parse-ahead.ts), each used by the next parse of its text. */
+const adopted = new Map<string, ParsedText>();
+
+/**
+ * Hands over the parse of `text` made by the same pipeline in another thread: the next
+ * `parseText(text)` returns it instead of loading the model here.
+ */
+export function adoptParse(text: string, parsed: ParsedText): void {
+  adopted.set(text, parsed);
+}
+
 /** Parses a text into tokens (with their sentence) and named entities. */
 export function parseText(text: string): ParsedText {
+  const ahead = adopted.get(text);
+  if (ahead) {
+    adopted.delete(text);
+    return ahead;
+  }
   const engine = nlp();
   const its = engine.its;
   const doc = engine.readDoc(text);

@@ -44,11 +44,24 @@ function words(base64: string): Uint32Array {
   return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
 }
 
-/** A value-to-index table of a feature's list, as wink-nlp looks values up. */
+/**
+ * A value-to-index table of a feature's list, as wink-nlp reads and extends it (`hash[value]`,
+ * `hash[value] = index`). A Map behind a proxy: filling a Map with the 87,593 lexemes takes about
+ * a third of the time of a plain object's properties, and the table is built in every process
+ * that analyses text.
+ */
 function indexOf(list: string[]): Record<string, number> {
-  const hash = Object.create(null) as Record<string, number>;
-  for (let k = 0; k < list.length; k++) hash[list[k]!] = k;
-  return hash;
+  const map = new Map<string, number>();
+  for (let k = 0; k < list.length; k++) map.set(list[k]!, k);
+  return new Proxy(Object.create(null) as Record<string, number>, {
+    get: (_, key) => (typeof key === 'string' ? map.get(key) : undefined),
+    set: (_, key, value: number) => {
+      if (typeof key !== 'string') return false;
+      map.set(key, value);
+      return true;
+    },
+    has: (_, key) => typeof key === 'string' && map.has(key),
+  });
 }
 
 /** Reads and completes the core model: packed arrays, lookup tables, sizes, POS clusters. */

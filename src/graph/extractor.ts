@@ -4,9 +4,10 @@
  * or cannot start (then every extraction runs where it is asked for). One worker serves the whole
  * process, like the one model inline extraction loads.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 import type { Extraction } from '../domain/graph.js';
+import { startWorkerScript } from '../domain/worker-script.js';
 import { extractMany, type ExtractOptions } from './extract.js';
 import type { ExtractRequest } from './extract-worker.js';
 
@@ -42,16 +43,9 @@ const STARTUP_MS = 15_000;
  */
 const WORKER_LIMITS = { resourceLimits: { maxYoungGenerationSizeMb: 64 } };
 
-/**
- * The worker script: the compiled `.js` beside this file; from TypeScript sources (development,
- * tests) a bootstrap that registers the TypeScript loader first.
- */
+/** The extraction worker script beside this module. */
 function spawn(): Worker {
-  const source = import.meta.url.endsWith('.ts');
-  const url = new URL(source ? './extract-worker.ts' : './extract-worker.js', import.meta.url);
-  if (!source) return new Worker(url, WORKER_LIMITS);
-  const boot = `import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(url.href)}))`;
-  return new Worker(boot, { eval: true, ...WORKER_LIMITS });
+  return startWorkerScript(import.meta.url, 'extract-worker', WORKER_LIMITS);
 }
 
 /** The process's extraction thread: started on first use, kept (unreferenced) for reuse. */

@@ -13,7 +13,8 @@
  * - Only cache files and folders that belong to the user running engram and that nobody else may
  *   write are read, since a cache is code that runs.
  * - V8 itself refuses a cache made by another Node.js version or with other flags; a refused or
- *   missing cache is written again when the command ends. Anything that goes wrong with the cache
+ *   missing cache is written again when the command ends, by a run that succeeded and was not
+ *   asked for help (such runs stop early: their cache would hold a fraction of the command). Anything that goes wrong with the cache
  *   leaves the command running without it.
  *
  * - With `ENGRAM_DEBUG` set, one line on stderr says what became of the cache.
@@ -135,8 +136,15 @@ export function runBundle(bundle: string): void {
   );
   if (!root || !dir || !file) debug(root ? 'off: the bundle names no build' : 'off');
   else if (!cachedData || script.cachedDataRejected) {
-    debug(`${cachedData ? 'refused by V8' : 'missing or not trusted'}: ${file} (written at exit)`);
-    process.once('exit', () => writeCache(script, root, dir, file));
+    debug(
+      `${cachedData ? 'refused by V8' : 'missing or not trusted'}: ${file} (written at exit if the command succeeds)`,
+    );
+    // Only a run that did its work compiled what the next runs of the command need: a failure
+    // or a help text stops early, and its cache would hold a fraction of the command's code.
+    const help = process.argv.slice(2).some((a) => a === '--help' || a === '-h');
+    process.once('exit', (code) => {
+      if (code === 0 && !help) writeCache(script, root, dir, file);
+    });
   } else {
     debug(`used: ${file}`);
     try {

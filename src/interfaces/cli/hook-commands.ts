@@ -168,10 +168,17 @@ const userPrompt: CommandSpec<[], { maxChars: number; server?: string }> = {
       (await viaServer(g, server, async (client) =>
         answerPrompt(await client.processMessage(input), o.maxChars),
       ));
-    if (!done)
-      await withEngram(g, true, async (engram) =>
-        answerPrompt(await engram.processMessage({ ...input, space: g.space }), o.maxChars),
-      );
+    if (!done) {
+      // The model loads in a thread of its own while this one opens the store (the entry may
+      // have started that thread already, see launch.ts).
+      const { parseAhead } = await import('../../autorecall/parse-ahead.js');
+      const parsed = parseAhead(prompt);
+      await withEngram(g, true, async (engram) => {
+        const ahead = await parsed;
+        if (ahead) (await import('../../autorecall/nlp.js')).adoptParse(prompt, ahead);
+        return answerPrompt(await engram.processMessage({ ...input, space: g.space }), o.maxChars);
+      });
+    }
     nonBlocking();
   },
 };
