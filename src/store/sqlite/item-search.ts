@@ -47,7 +47,7 @@ export async function sessionTurns(
   ids: readonly string[],
   window: number,
 ): Promise<SessionTurn[]> {
-  return engines.core.read(() => sessionNeighbors(engines.core.db, filter, ids, window));
+  return engines.core.read(() => sessionNeighbors(engines.core, filter, ids, window));
 }
 
 /** The write neighbours of each listed item written with no session. */
@@ -58,7 +58,7 @@ export async function writeTurns(
   window: number,
   gapMs: number,
 ): Promise<SessionTurn[]> {
-  return engines.core.read(() => writeNeighbors(engines.core.db, filter, ids, window, gapMs));
+  return engines.core.read(() => writeNeighbors(engines.core, filter, ids, window, gapMs));
 }
 
 /** The highest turn recorded for a session in a space, or null. */
@@ -67,5 +67,5 @@ export async function sessionLastTurn(
   space: string,
   session: string,
 ): Promise<number | null> {
-  return engines.core.read(() => lastTurn(engines.core.db, space, session));
+  return engines.core.read(() => lastTurn(engines.core, space, session));
 }

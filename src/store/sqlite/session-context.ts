@@ -4,8 +4,8 @@
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import { type SessionTurn, WRITE_ORDER, WRITE_ORDER_KINDS } from '../store.js';
-import type { SqliteDatabase } from './database.js';
 import { compileFilter } from './rows.js';
+import type { StoreCore } from './store-core.js';
 
 /** Index DDL (migration 4): the index expressions must match the query's text exactly. */
 export const SESSION_TURN_INDEX_SQL = `
@@ -20,7 +20,7 @@ CREATE INDEX IF NOT EXISTS items_session_turn
  * from recall's candidates, which did); neighbours must, so hidden items never become context.
  */
 export function sessionNeighbors(
-  db: SqliteDatabase,
+  core: StoreCore,
   filter: ItemFilter,
   ids: readonly string[],
   window: number,
@@ -43,8 +43,10 @@ FROM seeds JOIN items i
 WHERE json_extract(i.source, '$.session') IS NOT NULL
   AND json_type(i.source, '$.turn') = 'integer'
   AND ${where.sql}`;
-  const rows = db
-    .prepare(sql)
+  // Compiled once per filter shape (the filter's values are bound): compiling took as long as
+  // running it on a LoCoMo conversation.
+  const rows = core
+    .prepared(sql)
     .all({ ...where.params, ids: JSON.stringify(ids), window: Math.floor(window) }) as {
     id: string;
     session: string;
@@ -61,7 +63,7 @@ WHERE json_extract(i.source, '$.session') IS NOT NULL
  * (CROSS JOIN), and no index of the space, whose scan would read every item of it per seed.
  */
 export function writeNeighbors(
-  db: SqliteDatabase,
+  core: StoreCore,
   filter: ItemFilter,
   ids: readonly string[],
   window: number,
@@ -85,7 +87,7 @@ FROM seeds CROSS JOIN items AS i NOT INDEXED
   AND abs(i.created_at - seeds.seed_at) <= @gap
 WHERE ${where.sql}
 ORDER BY i.pk`;
-  const rows = db.prepare(sql).all({
+  const rows = core.prepared(sql).all({
     ...where.params,
     ids: JSON.stringify(ids),
     window: Math.floor(window),
@@ -96,9 +98,9 @@ ORDER BY i.pk`;
 }
 
 /** The highest turn of a session in a space (through `items_session_turn`), or null. */
-export function lastTurn(db: SqliteDatabase, space: string, session: string): number | null {
-  const row = db
-    .prepare(
+export function lastTurn(core: StoreCore, space: string, session: string): number | null {
+  const row = core
+    .prepared(
       `SELECT max(json_extract(source, '$.turn')) AS turn FROM items
        WHERE space = ? AND json_extract(source, '$.session') = ?
          AND json_type(source, '$.turn') = 'integer'`,
