@@ -14,8 +14,8 @@
  *   write are read, since a cache is code that runs.
  * - V8 itself refuses a cache made by another Node.js version or with other flags; a refused or
  *   missing cache is written again when the command ends, by a run that succeeded and was not
- *   asked for help (such runs stop early: their cache would hold a fraction of the command). Anything that goes wrong with the cache
- *   leaves the command running without it.
+ *   asked for help (such runs stop early: their cache would hold a fraction of the command).
+ *   Anything that goes wrong with the cache leaves the command running without it.
  *
  * - With `ENGRAM_DEBUG` set, one line on stderr says what became of the cache.
  *

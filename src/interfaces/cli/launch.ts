@@ -8,14 +8,14 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { runBundle } from './code-cache.js';
+import { commandWord, runBundle } from './code-cache.js';
 
 /** Whether these arguments run the user-prompt hook in this process (not asking a server). */
 function parsesPrompt(argv: readonly string[], env: Record<string, string | undefined>): boolean {
-  const hook = argv.indexOf('hook');
+  // The command word as the code cache reads it (global options and their values skipped).
+  if (commandWord(argv, new Set(['hook'])) !== 'hook') return false;
   return (
-    hook >= 0 &&
-    argv[hook + 1] === 'user-prompt' &&
+    argv[argv.indexOf('hook') + 1] === 'user-prompt' &&
     !argv.some(
       (a) => a === '--server' || a.startsWith('--server=') || a === '--help' || a === '-h',
     ) &&
