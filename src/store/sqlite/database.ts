@@ -19,6 +19,8 @@ export type SqliteDatabase = Database.Database;
 export interface OpenOptions {
   path: string;
   busyTimeoutMs: number;
+  /** How long a busy lock while opening is retried (default `busyTimeoutMs`). */
+  retryMs?: number;
 }
 
 const BUSY_CODES = new Set([
@@ -101,35 +103,59 @@ function prepareDirectory(path: string): void {
   }
 }
 
-/** Opens (creating if needed) and migrates a store file; returns the connection and schema version. */
+/** Blocks the thread for `ms` milliseconds (opening a store is synchronous). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Opens (creating if needed) and migrates a store file; returns the connection and schema version.
+ * Several processes may open one file at once, and the pragmas and migrations briefly need its
+ * locks: a busy lock is waited on and the whole opening retried until `retryMs` has passed,
+ * as writes are (`writeWithRetry`), so a process opening the store while others write never fails
+ * with STORE_BUSY before then.
+ */
 export function openDatabase(options: OpenOptions): { db: SqliteDatabase; schemaVersion: number } {
   prepareDirectory(options.path);
-  let db: SqliteDatabase | undefined;
-  try {
-    db = new Database(options.path, { timeout: options.busyTimeoutMs });
-    db.pragma(`busy_timeout = ${Math.floor(options.busyTimeoutMs)}`);
-    if (options.path !== ':memory:') {
-      const mode = String(db.pragma('journal_mode', { simple: true }));
-      if (mode !== 'wal') db.pragma('journal_mode = WAL');
+  const deadline = Date.now() + (options.retryMs ?? options.busyTimeoutMs);
+  for (let attempt = 0; ; attempt++) {
+    let db: SqliteDatabase | undefined;
+    try {
+      db = new Database(options.path, { timeout: options.busyTimeoutMs });
+      db.pragma(`busy_timeout = ${Math.floor(options.busyTimeoutMs)}`);
+      if (options.path !== ':memory:') {
+        const mode = String(db.pragma('journal_mode', { simple: true }));
+        if (mode !== 'wal') db.pragma('journal_mode = WAL');
+      }
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      // Deleted and overwritten content is zeroed, so a purge (or a revision) leaves no old text
+      // behind in free pages of the file.
+      db.pragma('secure_delete = ON');
+      const schemaVersion = migrate(db);
+      return { db, schemaVersion };
+    } catch (err) {
+      db?.close();
+      if (err instanceof EngramError) throw err;
+      if (isBusyError(err) && Date.now() < deadline) {
+        pause(Math.min(200, 5 * 2 ** attempt) + Math.random() * 10);
+        continue;
+      }
+      throw storeError(err, options.path);
     }
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    // Deleted and overwritten content is zeroed, so a purge (or a revision) leaves no old text
-    // behind in free pages of the file.
-    db.pragma('secure_delete = ON');
-    const schemaVersion = migrate(db);
-    return { db, schemaVersion };
-  } catch (err) {
-    db?.close();
-    if (err instanceof EngramError) throw err;
-    throw storeError(err, options.path);
   }
 }
 
 function appliedVersions(db: SqliteDatabase): Set<number> {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
-  );
+  // Created only when missing: a statement that may write takes the write lock, which a store
+  // already set up never needs just to be opened.
+  const exists = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  if (!exists)
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
   return new Set(
     (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
       (r) => r.version,

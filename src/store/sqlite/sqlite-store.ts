@@ -100,7 +100,11 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     const { path } = options;
     const retryMs = options.writeRetryMs ?? 30_000;
-    const opened = openDatabase({ path, busyTimeoutMs: options.busyTimeoutMs ?? 5_000 });
+    const opened = openDatabase({
+      path,
+      busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
+      retryMs,
+    });
     const db = (this.db = opened.db);
     this.schemaVersion = opened.schemaVersion;
     const core = (this.core = new StoreCore(db, path, retryMs, opened.schemaVersion));
