@@ -18,43 +18,158 @@
  *   stemmer without stop words; PostgreSQL keeps diacritics (FTS5 removes them), so "café" and
  *   "cafe" match on SQLite only; stop words ("the", "and", "not") never match on PostgreSQL.
  * Scores are therefore not comparable across backends, but rankings agree on ordinary text: more
- * matched terms first, rarer terms above common ones, shorter documents above longer ones.
+ * matched terms first, rare terms above common ones, shorter documents above longer ones.
+ *
+ * The plan, as on SQLite (fts-search.ts), keeps large stores fast: each row is scored once, with
+ * one term after another, so no grouping of (row, term) pairs spills to disk; and on stores of
+ * `planMinRows` rows and more, terms held by more than a few percent of the rows are "common":
+ * candidates come from rows holding a rarer term and common terms only add to their score (rows
+ * holding only common terms are left out, as in Lucene's CommonTermsQuery), and each term's
+ * document frequency is counted once and reused until the store has grown or shrunk by a fifth.
+ * Smaller stores count every term on every search and score every matching row: exact.
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 
-/** Ranks items for plain query terms; terms are text, never query syntax. */
-export async function keywordSearch(
-  db: Queryable,
-  filter: ItemFilter,
-  terms: readonly string[],
-  limit: number,
-): Promise<ScoredId[]> {
-  // PostgreSQL text cannot hold NUL; a NUL only ever separates words.
-  const clean = [...new Set(terms.map((t) => t.replaceAll('\u0000', ' ').trim()))].filter(Boolean);
-  if (clean.length === 0 || limit <= 0) return [];
-  const params = new Params();
-  const termsParam = params.add(clean, '::text[]');
-  const where = compileFilter(filter, params);
-  const sql = `
-WITH queries AS MATERIALIZED (
-  SELECT DISTINCT plainto_tsquery('english', t) AS q FROM unnest(${termsParam}) AS t
-), terms AS MATERIALIZED (
-  SELECT q, (SELECT count(*) FROM items x WHERE x.search @@ queries.q) AS df
-  FROM queries WHERE numnode(q) > 0
-), total AS MATERIALIZED (
-  SELECT CASE WHEN c.reltuples > 0 THEN c.reltuples::float8
-    ELSE (SELECT count(*)::float8 FROM items) END AS n
-  FROM pg_class c WHERE c.oid = 'items'::regclass
-)
-SELECT i.id, sum(ln(1 + (greatest(total.n, terms.df) - terms.df + 0.5) / (terms.df + 0.5)) * ts_rank('{0, 0.5, 0.5, 1}', i.search, terms.q, 1)) AS score
-FROM terms JOIN items i ON i.search @@ terms.q CROSS JOIN total
-WHERE ${where}
-GROUP BY i.pk, i.id
+/** Where the plan changes (the same defaults as SQLite's keyword plan). */
+export interface PgKeywordPlan {
+  /** Stores with fewer rows score every matching row with freshly counted frequencies. */
+  planMinRows: number;
+  /** A term is common when more rows than this fraction of the store hold it... */
+  commonFraction: number;
+  /** ...and more than this many. */
+  commonMinRows: number;
+}
+
+export const PG_KEYWORD_PLAN: PgKeywordPlan = {
+  planMinRows: 20_000,
+  commonFraction: 0.01,
+  commonMinRows: 1_000,
+};
+
+/** A cached document frequency is counted again when the store has grown or shrunk this much. */
+const DF_DRIFT = 0.2;
+/** Frequencies kept before the cache starts over. */
+const DF_CACHE_MAX = 50_000;
+
+/** A term's document frequency; null for a term with no lexeme (a stop word). */
+type Frequency = number | null;
+/** `[term, frequency]` pairs as the counting query returns them. */
+type Counted = [string, Frequency][];
+
+/** Counts the rows holding each term of the text array $1 (null for a stop word), as JSON. */
+const COUNTS = `SELECT coalesce(json_agg(json_build_array(s.t, CASE WHEN numnode(s.q) > 0
+    THEN (SELECT count(*) FROM items x WHERE x.search @@ s.q) END)), '[]')
+  FROM (SELECT t, plainto_tsquery('english', t) AS q FROM unnest($1::text[]) AS t) s`;
+
+/** The keyword channel of one PostgreSQL store, with its cache of term frequencies. */
+export class PgKeywordSearch {
+  private readonly df = new Map<string, { df: Frequency; rows: number }>();
+
+  constructor(private readonly plan: PgKeywordPlan = PG_KEYWORD_PLAN) {}
+
+  /** Ranks items for plain query terms; terms are text, never query syntax. */
+  async search(
+    db: Queryable,
+    filter: ItemFilter,
+    terms: readonly string[],
+    limit: number,
+  ): Promise<ScoredId[]> {
+    // PostgreSQL text cannot hold NUL; a NUL only ever separates words.
+    const clean = [...new Set(terms.map((t) => t.replaceAll('\u0000', ' ').trim()))].filter(
+      Boolean,
+    );
+    if (clean.length === 0 || limit <= 0) return [];
+    const { rows, df } = await this.frequencies(db, clean);
+    const live = clean
+      .filter((t) => df.get(t) !== null)
+      .map((term) => ({ term, df: df.get(term) ?? 0 }))
+      .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+    if (live.length === 0) return [];
+    const candidates = rows < this.plan.planMinRows ? live : this.rare(live, limit, rows);
+
+    const params = new Params();
+    const query = (term: string) => `plainto_tsquery('english', ${params.add(term, '::text')})`;
+    const score = live
+      .map(({ term, df: n }) => {
+        const q = query(term);
+        const idf = Math.log(1 + (Math.max(rows, n) - n + 0.5) / (n + 0.5));
+        return `CASE WHEN i.search @@ ${q} THEN ${params.add(idf, '::float8')} * ts_rank('{0, 0.5, 0.5, 1}', i.search, ${q}, 1) ELSE 0 END`;
+      })
+      .join(' + ');
+    const match = candidates.map(({ term }) => query(term)).join(' || ');
+    const where = compileFilter(filter, params);
+    const sql = `SELECT i.id, ${score} AS score FROM items i
+WHERE i.search @@ (${match}) AND ${where}
 ORDER BY score DESC, i.pk
 LIMIT ${params.add(limit)}`;
-  const rows = await db.query<{ id: string; score: number }>(sql, params.values);
-  return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+    const found = await db.query<{ id: string; score: number }>(sql, params.values);
+    return found.map((r) => ({ id: r.id, score: Number(r.score) }));
+  }
+
+  /** The rare terms, then the next rarest until they can fill the answer (candidates). */
+  private rare<T extends { df: number }>(byDf: readonly T[], limit: number, rows: number): T[] {
+    const cap = Math.max(this.plan.commonMinRows, rows * this.plan.commonFraction);
+    const out: T[] = [];
+    let reach = 0;
+    for (const term of byDf) {
+      if (term.df > cap && reach >= limit && out.length > 0) break;
+      out.push(term);
+      reach += term.df;
+    }
+    return out;
+  }
+
+  /**
+   * The store's row estimate and each term's document frequency, in one round trip: counted for
+   * every term on a small store, and for the terms not cached (or cached too long ago) on a
+   * large one.
+   */
+  private async frequencies(
+    db: Queryable,
+    terms: readonly string[],
+  ): Promise<{ rows: number; df: Map<string, Frequency> }> {
+    const missing = (rows: number | null) =>
+      terms.filter((t) => {
+        const cached = this.df.get(t);
+        return (
+          rows === null ||
+          rows < this.plan.planMinRows ||
+          !cached ||
+          Math.abs(rows - cached.rows) > cached.rows * DF_DRIFT
+        );
+      });
+    // Optimistically counted with the cache as the last search left it; a store that crossed
+    // the drift bound since is counted again below.
+    const last = this.lastRows;
+    const ask = missing(last);
+    const result = await db.query<{ n: number; counts: Counted }>(
+      `SELECT (SELECT CASE WHEN c.reltuples > 0 THEN c.reltuples::float8
+    ELSE (SELECT count(*)::float8 FROM items) END
+  FROM pg_class c WHERE c.oid = 'items'::regclass) AS n, (${COUNTS}) AS counts`,
+      [ask],
+    );
+    const rows = Number(result[0]?.n ?? 0);
+    this.lastRows = rows;
+    const df = new Map<string, Frequency>();
+    const take = (counts: Counted | undefined) => {
+      for (const [t, n] of counts ?? []) df.set(t, n === null ? null : Number(n));
+    };
+    take(result[0]?.counts);
+    const again = missing(rows).filter((t) => !df.has(t));
+    if (again.length > 0)
+      take(
+        (await db.query<{ counts: Counted }>(`SELECT (${COUNTS}) AS counts`, [again]))[0]?.counts,
+      );
+    if (rows >= this.plan.planMinRows) {
+      if (this.df.size > DF_CACHE_MAX) this.df.clear();
+      for (const [t, n] of df) this.df.set(t, { df: n, rows });
+    }
+    for (const t of terms) if (!df.has(t)) df.set(t, this.df.get(t)!.df);
+    return { rows, df };
+  }
+
+  private lastRows: number | null = null;
 }

@@ -4,7 +4,6 @@
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId, SessionTurn } from '../store.js';
-import { keywordSearch as keywordRows } from './keyword.js';
 import {
   lastTurn,
   sessionNeighbors as sessionRows,
@@ -24,7 +23,7 @@ export function keywordSearch(
   limit: number,
 ): Promise<ScoredId[]> {
   if (terms.length === 0 || limit <= 0) return Promise.resolve([]);
-  return keywordRows(ctx.db, filter, terms, limit);
+  return ctx.keyword.search(ctx.db, filter, terms, limit);
 }
 
 /** Items whose vector of the model is nearest the given one, best first. */

@@ -7,6 +7,7 @@ import type { Logger } from '../../domain/log.js';
 import { silentLogger } from '../../domain/log.js';
 import { parseConnection, type PgSslOptions } from './connection.js';
 import { PgDatabase } from './database.js';
+import { PgKeywordSearch } from './keyword.js';
 import { StatisticsRefresh } from './statistics-refresh.js';
 import type { HnswSettings } from './vector-index.js';
 import { VectorIndexes } from './vector-indexes.js';
@@ -43,6 +44,8 @@ export interface PgStoreContext {
   readonly statistics: StatisticsRefresh;
   /** Vectors per `space NUL model`, cached briefly (they only pick exact scan or index). */
   readonly vectorCounts: Map<string, CachedCount>;
+  /** The keyword channel, with its cache of term frequencies. */
+  readonly keyword: PgKeywordSearch;
 }
 
 /** Validates the options and builds the store's state; nothing connects yet. */
@@ -72,6 +75,7 @@ export function createStoreContext(options: PostgresStoreOptions): PgStoreContex
     indexes: new VectorIndexes(db, schema, hnsw, logger),
     statistics: new StatisticsRefresh(db, logger),
     vectorCounts: new Map(),
+    keyword: new PgKeywordSearch(),
   };
 }
 

@@ -9,7 +9,7 @@ import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
 import { pgDriver } from './driver.js';
-import { compileFilter, Params, parseVector, vectorText } from './rows.js';
+import { compileFilter, Params, vectorText } from './rows.js';
 
 /** HNSW build and search settings. */
 export interface HnswSettings {
@@ -43,7 +43,17 @@ export function vectorIndexSql(
 interface Candidate {
   id: string;
   pk: number;
-  vec: string;
+  /** pgvector's binary form (`vector_send`): dimension and an unused word (int16 each), then big-endian float4s. */
+  vec: Buffer;
+}
+
+/** A vector from pgvector's binary form. */
+function binaryVector(bytes: Buffer): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dimension = view.getInt16(0);
+  const out = new Float32Array(dimension);
+  for (let i = 0; i < dimension; i++) out[i] = view.getFloat32(4 + 4 * i);
+  return out;
 }
 
 /** Cosine in float64 over float32 inputs, as the SQLite store scores. */
@@ -66,7 +76,7 @@ function cosine(a: Float32Array, b: Float32Array): number {
 
 function rescore(candidates: Candidate[], query: Float32Array, limit: number): ScoredId[] {
   return candidates
-    .map((c) => ({ id: c.id, pk: c.pk, score: cosine(parseVector(c.vec), query) }))
+    .map((c) => ({ id: c.id, pk: c.pk, score: cosine(binaryVector(c.vec), query) }))
     .sort((a, b) => b.score - a.score || a.pk - b.pk)
     .slice(0, limit)
     .map(({ id, score }) => ({ id, score }));
@@ -94,7 +104,7 @@ export async function exactSearch(
   // The vectors' text form is made for the best rows only: selected beside the sort, it would be
   // computed for every row scanned (most of an exact scan's time).
   const rows = await db.query<Candidate>(
-    `SELECT best.id, best.pk, best.embedding::text AS vec FROM (SELECT i.id, i.pk, v.embedding, v.embedding <=> ${q}::vector AS distance ${from} ORDER BY distance, i.pk LIMIT ${params.add(margin)}) best ORDER BY best.distance, best.pk`,
+    `SELECT best.id, best.pk, vector_send(best.embedding) AS vec FROM (SELECT i.id, i.pk, v.embedding, v.embedding <=> ${q}::vector AS distance ${from} ORDER BY distance, i.pk LIMIT ${params.add(margin)}) best ORDER BY best.distance, best.pk`,
     params.values,
   );
   return rescore(rows, query, limit);
@@ -123,7 +133,7 @@ export async function annSearch(
   const params = new Params();
   const { from, q, dimension } = candidateSql(filter, model, query, params);
   const rows = await tx.query<Candidate>(
-    `SELECT i.id, i.pk, v.embedding::text AS vec ${from} ORDER BY v.embedding::vector(${dimension}) <=> ${q}::vector(${dimension}) LIMIT ${params.add(candidates)}`,
+    `SELECT i.id, i.pk, vector_send(v.embedding) AS vec ${from} ORDER BY v.embedding::vector(${dimension}) <=> ${q}::vector(${dimension}) LIMIT ${params.add(candidates)}`,
     params.values,
   );
   if (rows.length < limit) return null;
