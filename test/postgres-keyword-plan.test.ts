@@ -3,8 +3,9 @@
  * on a small store: with no common terms it gives exactly the plain answer (every matching row
  * scored, frequencies counted afresh); with common terms, only rows holding a rarer term are
  * candidates and they keep the scores the plain answer gives them; cached frequencies are
- * counted again once the store's row estimate has drifted; stop words, NUL and query syntax in
- * terms are plain text.
+ * counted again once the store's row estimate has drifted, and a search whose terms are all
+ * cached asks the server nothing else while the estimate is fresh; stop words, NUL and query
+ * syntax in terms are plain text.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -107,6 +108,7 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
     await store.query('ANALYZE items');
     const planned = new PgKeywordSearch({
       ...PG_KEYWORD_PLAN,
+      rowsTtlMs: 0,
       planMinRows: 0,
       commonFraction: 1,
       commonMinRows: Infinity,
@@ -134,6 +136,30 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
     expect(await planned.search(store, all(), ['heron', 'team'], 5)).toEqual(
       await plain().search(store, all(), ['heron', 'team'], 5),
     );
+  });
+
+  it('asks nothing but the search itself once the estimate is fresh and every term cached', async () => {
+    const store = await fill();
+    const calls: string[] = [];
+    const counting = {
+      query: <R>(sql: string, params?: unknown[]) => {
+        calls.push(sql.trimStart().slice(0, 16));
+        return store.query(sql, params) as Promise<R[]>;
+      },
+    };
+    const plan = { ...PG_KEYWORD_PLAN, planMinRows: 0 };
+    const cached = new PgKeywordSearch({ ...plan, rowsTtlMs: 60_000 });
+    const first = await cached.search(counting, all(), ['heron', 'team'], 5);
+    expect(calls).toHaveLength(2);
+    expect(await cached.search(counting, all(), ['team', 'heron'], 5)).toEqual(first);
+    expect(calls).toHaveLength(3);
+    // A new term, or an estimate past its time, is asked for again.
+    await cached.search(counting, all(), ['heron', 'maple'], 5);
+    expect(calls).toHaveLength(5);
+    const expiring = new PgKeywordSearch({ ...plan, rowsTtlMs: 0 });
+    await expiring.search(counting, all(), ['heron', 'team'], 5);
+    await expiring.search(counting, all(), ['heron', 'team'], 5);
+    expect(calls).toHaveLength(9);
   });
 
   it('takes stop words, NUL and query syntax as plain text on both paths', async () => {

@@ -41,12 +41,15 @@ export interface PgKeywordPlan {
   commonFraction: number;
   /** ...and more than this many. */
   commonMinRows: number;
+  /** How long a large store's row estimate is reused (it only moves with ANALYZE). */
+  rowsTtlMs: number;
 }
 
 export const PG_KEYWORD_PLAN: PgKeywordPlan = {
   planMinRows: 20_000,
   commonFraction: 0.01,
   commonMinRows: 1_000,
+  rowsTtlMs: 30_000,
 };
 
 /** A cached document frequency is counted again when the store has grown or shrunk this much. */
@@ -123,9 +126,10 @@ LIMIT ${params.add(limit)}`;
   }
 
   /**
-   * The store's row estimate and each term's document frequency, in one round trip: counted for
-   * every term on a small store, and for the terms not cached (or cached too long ago) on a
-   * large one.
+   * The store's row estimate and each term's document frequency: counted for every term on a
+   * small store, and for the terms not cached (or cached too long ago) on a large one. A large
+   * store whose estimate was read within `rowsTtlMs` and whose terms are all cached needs no
+   * round trip at all; otherwise one reads the estimate and counts what is missing.
    */
   private async frequencies(
     db: Queryable,
@@ -141,19 +145,25 @@ LIMIT ${params.add(limit)}`;
           Math.abs(rows - cached.rows) > cached.rows * DF_DRIFT
         );
       });
-    // Optimistically counted with the cache as the last search left it; a store that crossed
-    // the drift bound since is counted again below.
-    const last = this.lastRows;
-    const ask = missing(last);
+    const now = Date.now();
+    const seen = this.rowsSeen;
+    const fresh = seen && now - seen.at < this.plan.rowsTtlMs ? seen.n : null;
+    const df = new Map<string, Frequency>();
+    const cachedOnly = () => {
+      for (const t of terms) if (!df.has(t)) df.set(t, this.df.get(t)!.df);
+      return df;
+    };
+    if (fresh !== null && missing(fresh).length === 0) return { rows: fresh, df: cachedOnly() };
+    // Counted with the estimate the last search saw; a store that crossed the drift bound since
+    // is counted again below.
     const result = await db.query<{ n: number; counts: Counted }>(
       `SELECT (SELECT CASE WHEN c.reltuples > 0 THEN c.reltuples::float8
     ELSE (SELECT count(*)::float8 FROM items) END
   FROM pg_class c WHERE c.oid = 'items'::regclass) AS n, (${COUNTS}) AS counts`,
-      [ask],
+      [missing(seen?.n ?? null)],
     );
     const rows = Number(result[0]?.n ?? 0);
-    this.lastRows = rows;
-    const df = new Map<string, Frequency>();
+    this.rowsSeen = { n: rows, at: now };
     const take = (counts: Counted | undefined) => {
       for (const [t, n] of counts ?? []) df.set(t, n === null ? null : Number(n));
     };
@@ -167,9 +177,9 @@ LIMIT ${params.add(limit)}`;
       if (this.df.size > DF_CACHE_MAX) this.df.clear();
       for (const [t, n] of df) this.df.set(t, { df: n, rows });
     }
-    for (const t of terms) if (!df.has(t)) df.set(t, this.df.get(t)!.df);
-    return { rows, df };
+    return { rows, df: cachedOnly() };
   }
 
-  private lastRows: number | null = null;
+  /** The row estimate last read, and when. */
+  private rowsSeen: { n: number; at: number } | null = null;
 }

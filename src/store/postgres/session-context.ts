@@ -99,7 +99,10 @@ ORDER BY i.id`;
 /**
  * Write neighbours (Store.writeNeighbors): for each of `ids` without a session and of a kind of
  * WRITE_ORDER_KINDS, itself and the alike items of its space within `window` primary keys of it,
- * created at most `gapMs` apart, passing `filter`; the primary key is the turn. Neighbours come through the primary key.
+ * created at most `gapMs` apart, passing `filter`; the primary key is the turn. Neighbours are
+ * looked up key by key (each seed's key plus an offset): given a key range instead, the planner
+ * also reads the (space, kind) index, every item of the space for every seed (7.5 → 2.3 ms for 150
+ * seeds on 10,000 items).
  */
 export async function writeNeighbors(
   db: Queryable,
@@ -124,8 +127,8 @@ WITH seeds AS MATERIALIZED (
     AND s.kind = ANY(${kinds})
 )
 SELECT DISTINCT ON (i.pk) i.id, i.pk AS turn, i.body, i.created_at AS at
-FROM seeds JOIN items i
-  ON i.pk BETWEEN seeds.seed_pk - ${span} AND seeds.seed_pk + ${span}
+FROM seeds CROSS JOIN generate_series(-${span}, ${span}) AS d(o) JOIN items i
+  ON i.pk = seeds.seed_pk + d.o
   AND i.space = ${space} AND (i.source ->> 'session') IS NULL AND i.kind = ANY(${kinds})
   AND abs(i.created_at - seeds.seed_at) <= ${gap}
 WHERE ${where}
