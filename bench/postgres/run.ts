@@ -106,15 +106,21 @@ async function dropSchema(url: string, schema: string): Promise<void> {
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
 }
 
-/** Recalls until the vector channel stops reporting its approximate index unusable (bounded). */
+/**
+ * Recalls until the vector channel stops reporting its approximate index unusable and `status`
+ * shows no vector waiting to be added to it (bounded): the index is served before it is fully
+ * built, and a build still running in the background would compete with the timed recalls.
+ */
 async function untilIndexed(target: ReturnType<typeof engram>): Promise<void> {
   const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
     const r = await target.recall({ query: 'index warm-up', k: 1 });
-    if (!r.degraded.some((d) => d.reason.startsWith('ann_'))) return;
+    const index = (await target.status()).store.vector_index?.[0];
+    if (!r.degraded.some((d) => d.reason.startsWith('ann_')) && (!index || index.pending === 0))
+      return;
     await new Promise((done) => setTimeout(done, 500));
   }
-  throw new Error('the SQLite HNSW index was not ready within 10 minutes');
+  throw new Error('the SQLite HNSW index was not built within 10 minutes');
 }
 
 async function vacuumAnalyze(url: string, schemas: readonly string[]): Promise<void> {
