@@ -135,6 +135,105 @@ describe('keyword plan for large stores', () => {
       expect(() => planned.search(all(), [weird, 'team', 'heron'], 5)).not.toThrow();
   });
 
+  it('fills the answer from a common term only while that scores at most fillMaxRows rows', async () => {
+    const s = await fill();
+    const planned = (fillMaxRows: number) =>
+      new FtsSearch(s.connection, {
+        ...FTS_PLAN_DEFAULTS,
+        planMinRows: 0,
+        commonFraction: 0.5,
+        commonMinRows: 1,
+        fillMaxRows,
+      });
+    const withHeron = new Set(
+      plain(s)
+        .search(all(), ['heron'], 1000)
+        .map((h) => h.id),
+    );
+    expect(withHeron.size).toBeLessThan(100);
+    // Too few rare rows to fill 100 hits: "team" (every row) fills them when allowed...
+    const filled = planned(Infinity).search(all(), ['heron', 'team'], 100);
+    expect(filled).toEqual(plain(s).search(all(), ['heron', 'team'], 100));
+    // ...and is left to scoring when that would read more rows than allowed.
+    const bounded = planned(100).search(all(), ['heron', 'team'], 100);
+    expect(bounded).toHaveLength(withHeron.size);
+    expect(bounded).toEqual(filled.filter((h) => withHeron.has(h.id)));
+  });
+
+  describe('when the rarest term is itself in many rows', () => {
+    /** 420 items: "alpha" in about 70% of them, "beta" 60%, "gamma" 40%, independently. */
+    async function mixed(): Promise<SqliteStore> {
+      dir = mkdtempSync(join(tmpdir(), 'engram-fts-'));
+      store = openSqliteStore({ path: join(dir, 'engram.db') });
+      const random = seeded(11);
+      const drafts = Array.from({ length: 400 }, (_, i) => {
+        const words = [`filler${i}`];
+        if (random() < 0.7) words.push('alpha');
+        if (random() < 0.6) words.push('beta');
+        if (random() < 0.4) words.push('gamma');
+        for (let k = Math.floor(random() * 5); k > 0; k--) words.push(`pad${k}`);
+        return draft({ body: words.join(' '), created_at: T0 + i });
+      });
+      // Short rows saying "gamma" three times outrank rows holding "gamma" and words in most rows.
+      for (let i = 0; i < 20; i++)
+        drafts.push(draft({ body: `gamma gamma gamma solo${i}`, created_at: T0 + 400 + i }));
+      await store.createItems(drafts);
+      return store;
+    }
+    const conjunctive = (s: SqliteStore, conjunctionMinRows: number) =>
+      new FtsSearch(s.connection, {
+        ...FTS_PLAN_DEFAULTS,
+        planMinRows: 0,
+        commonFraction: 1,
+        commonMinRows: Infinity,
+        conjunctionMinRows,
+      });
+    const ids = (s: SqliteStore, terms: string[]) =>
+      new Set(
+        plain(s)
+          .search(all(), terms, 1000)
+          .map((h) => h.id),
+      );
+
+    it('takes candidates from rows holding its two rarest terms, scored as plain BM25 scores them', async () => {
+      const s = await mixed();
+      const terms = ['alpha', 'beta', 'gamma'];
+      const gamma = ids(s, ['gamma']);
+      const beta = ids(s, ['beta']);
+      const both = [...gamma].filter((id) => beta.has(id));
+      expect(both.length).toBeGreaterThan(50);
+      const full = new Map(
+        plain(s)
+          .search(all(), terms, 1000)
+          .map((h) => [h.id, h.score]),
+      );
+      // The plain answer holds rows without "beta"; the plan takes rows holding both.
+      expect(
+        plain(s)
+          .search(all(), terms, 10)
+          .some((h) => !beta.has(h.id)),
+      ).toBe(true);
+      const got = conjunctive(s, 10).search(all(), terms, 10);
+      expect(got).toHaveLength(10);
+      for (const hit of got) {
+        expect(gamma.has(hit.id) && beta.has(hit.id)).toBe(true);
+        expect(hit.score).toBeCloseTo(full.get(hit.id)!, 10);
+      }
+      const best = both.map((id) => full.get(id)!).sort((a, b) => b - a);
+      expect(got.map((h) => h.score)).toEqual(best.slice(0, 10));
+    });
+
+    it('falls back to the rarest term alone when too few rows hold both', async () => {
+      const s = await mixed();
+      const terms = ['alpha', 'beta', 'gamma'];
+      const both = [...ids(s, ['gamma'])].filter((id) => ids(s, ['beta']).has(id));
+      const limit = both.length + 10;
+      expect(conjunctive(s, 10).search(all(), terms, limit)).toEqual(
+        conjunctive(s, Infinity).search(all(), terms, limit),
+      );
+    });
+  });
+
   describe('a creation-time window read in its key range', () => {
     const windowed = (s: SqliteStore, extra: Partial<typeof FTS_PLAN_DEFAULTS> = {}) =>
       new FtsSearch(s.connection, { ...FTS_PLAN_DEFAULTS, planMinRows: 0, ...extra });

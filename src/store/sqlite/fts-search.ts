@@ -4,14 +4,20 @@
  *
  * FTS5 scores every row that matches any query term, so one common term ("team" in a sixth of a
  * million memories) costs hundreds of milliseconds, and joining every match to `items` for the
- * filters costs as much again. Two measures, both measured with bench/scale:
+ * filters costs as much again. These measures, each measured with bench/scale:
  * - the best rows are taken from the full-text index alone, then checked against the filters;
  *   when too few pass, again as deep as the share that passed asks for (up to 20,000 rows), and
  *   only past that does the exact joined query run (as the vector channel over-fetches);
  * - on large stores, terms found in more than a few percent of the rows are "common": candidates
  *   come from rows with a rarer term, and common terms still count in their score (the query
  *   `(rare) AND (common)` scores with every term; BM25 depends on the terms, not the operators).
- *   Rows matching only common terms are left out, as in Lucene's CommonTermsQuery;
+ *   Rows matching only common terms are left out, as in Lucene's CommonTermsQuery. A common term
+ *   joins the candidate terms to fill an answer the rare ones cannot fill only while they hold at
+ *   most `fillMaxRows` rows together: FTS5 scores every row a term matches, so a term in 15,000 of
+ *   100,000 rows, taken to find the last few hits, cost 20-30 ms;
+ * - when even the rarest term is in more than `conjunctionMinRows` rows (on a million memories,
+ *   a surname), candidates come from rows holding both of the two rarest terms when there are
+ *   enough of them: rows holding more of the query's words rank first in BM25 all but always;
  * - a filter on creation time (the time channel's, or a caller's) that holds few rows whose keys
  *   lie close together (memories are mostly stored in time order) reads the full-text index only
  *   within that key range: exact BM25 for those rows, in milliseconds where the joined query takes
@@ -33,6 +39,16 @@ export interface FtsPlanOptions {
   commonFraction: number;
   /** ...and more than this many. */
   commonMinRows: number;
+  /**
+   * A common term joins the candidate terms to fill the answer only while all of them hold at
+   * most this many rows together (scoring every row of a common term is what costs).
+   */
+  fillMaxRows: number;
+  /**
+   * When the rarest term alone holds more rows than this, candidates come first from rows that
+   * also hold the next rarest term.
+   */
+  conjunctionMinRows: number;
   /** The deepest over-fetch before the exact joined query (reading the index alone stays cheap). */
   overfetchMax: number;
   /** A creation-time filter holding at most this many rows reads the index in their key range... */
@@ -46,6 +62,8 @@ export const FTS_PLAN_DEFAULTS: FtsPlanOptions = {
   planMinRows: 20_000,
   commonFraction: 0.01,
   commonMinRows: 1_000,
+  fillMaxRows: 5_000,
+  conjunctionMinRows: 5_000,
   overfetchMax: 20_000,
   windowMaxRows: 20_000,
   windowMaxSpread: 4,
@@ -89,11 +107,17 @@ export class FtsSearch {
     if (rows < this.plan.planMinRows) return this.exact(compileFilter(filter), terms, limit);
     const windowed = this.windowed(filter, terms, limit);
     if (windowed !== null) return windowed;
-    const { rare, common } = this.split(terms, limit, rows);
-    const candidates = (fetch: number) =>
-      common.length === 0
+    const { rare, common, pair } = this.split(terms, limit, rows);
+    const candidates = (fetch: number) => {
+      if (pair) {
+        // Rows holding both of the two rarest terms, when they are enough.
+        const both = this.commonTerms(`${quote(pair[0])} AND ${quote(pair[1])}`, pair[2], fetch);
+        if (both.length >= fetch) return both;
+      }
+      return common.length === 0
         ? this.top(rare.map(quote).join(' OR '), fetch)
-        : this.commonTerms(rare, common, fetch);
+        : this.commonTerms(rare.map(quote).join(' OR '), common, fetch);
+    };
     const where = compileFilter(filter);
     let fetch = Math.max(limit * OVERFETCH, FETCH_MIN);
     for (;;) {
@@ -149,12 +173,15 @@ export class FtsSearch {
     return out.slice(0, limit);
   }
 
-  /** Splits terms into rare ones (candidates come from them) and common ones (scoring only). */
+  /**
+   * Splits terms into rare ones (candidates come from them) and common ones (scoring only); with
+   * `pair` when the rarest term alone is too common: its two rarest terms and the others.
+   */
   private split(
     terms: readonly string[],
     limit: number,
     rows: number,
-  ): { rare: string[]; common: string[] } {
+  ): { rare: string[]; common: string[]; pair?: [string, string, string[]] } {
     const unique = [...new Set(terms)];
     if (unique.length === 1) return { rare: unique, common: [] };
     const cap = Math.max(this.plan.commonMinRows, rows * this.plan.commonFraction);
@@ -164,22 +191,33 @@ export class FtsSearch {
     const rare: string[] = [];
     let reach = 0;
     for (const { term, df } of byDf) {
-      // Rare terms, and then the next rarest until they can fill the answer.
-      if (df > cap && reach >= limit && rare.length > 0) break;
+      // Rare terms, and then the next rarest until they can fill the answer, unless that would
+      // score too many rows of common terms.
+      if (rare.length > 0 && df > cap && (reach >= limit || reach + df > this.plan.fillMaxRows))
+        break;
       rare.push(term);
       reach += df;
     }
-    return { rare, common: byDf.slice(rare.length).map((t) => t.term) };
+    const common = byDf.slice(rare.length).map((t) => t.term);
+    const [first, second] = byDf;
+    const pair: [string, string, string[]] | undefined =
+      first!.df > this.plan.conjunctionMinRows
+        ? [first!.term, second!.term, byDf.slice(2).map((t) => t.term)]
+        : undefined;
+    return { rare, common, ...(pair && { pair }) };
   }
 
-  /** Rows holding a rare term, scored with every term; merged best first. */
-  private commonTerms(rare: string[], common: string[], fetch: number): Ranked[] {
-    const r = rare.map(quote).join(' OR ');
-    const c = common.map(quote).join(' OR ');
+  /**
+   * Rows matching `match`, scored with every term: with a common term too, the full score
+   * replaces the score of the match alone; merged best first.
+   */
+  private commonTerms(match: string, common: string[], fetch: number): Ranked[] {
     const scores = new Map<number, number>();
-    for (const row of this.top(r, fetch)) scores.set(row.pk, row.rank);
-    // With a common term too: the full score, which replaces the rare-only one.
-    for (const row of this.top(`(${r}) AND (${c})`, fetch)) scores.set(row.pk, row.rank);
+    for (const row of this.top(match, fetch)) scores.set(row.pk, row.rank);
+    if (common.length > 0) {
+      const c = common.map(quote).join(' OR ');
+      for (const row of this.top(`(${match}) AND (${c})`, fetch)) scores.set(row.pk, row.rank);
+    }
     return [...scores]
       .map(([pk, rank]) => ({ pk, rank }))
       .sort((a, b) => a.rank - b.rank || a.pk - b.pk)
