@@ -135,31 +135,6 @@ describe('keyword plan for large stores', () => {
       expect(() => planned.search(all(), [weird, 'team', 'heron'], 5)).not.toThrow();
   });
 
-  it('fills the answer from a common term only while that scores at most fillMaxRows rows', async () => {
-    const s = await fill();
-    const planned = (fillMaxRows: number) =>
-      new FtsSearch(s.connection, {
-        ...FTS_PLAN_DEFAULTS,
-        planMinRows: 0,
-        commonFraction: 0.5,
-        commonMinRows: 1,
-        fillMaxRows,
-      });
-    const withHeron = new Set(
-      plain(s)
-        .search(all(), ['heron'], 1000)
-        .map((h) => h.id),
-    );
-    expect(withHeron.size).toBeLessThan(100);
-    // Too few rare rows to fill 100 hits: "team" (every row) fills them when allowed...
-    const filled = planned(Infinity).search(all(), ['heron', 'team'], 100);
-    expect(filled).toEqual(plain(s).search(all(), ['heron', 'team'], 100));
-    // ...and is left to scoring when that would read more rows than allowed.
-    const bounded = planned(100).search(all(), ['heron', 'team'], 100);
-    expect(bounded).toHaveLength(withHeron.size);
-    expect(bounded).toEqual(filled.filter((h) => withHeron.has(h.id)));
-  });
-
   describe('when the rarest term is itself in many rows', () => {
     /** 420 items: "alpha" in about 70% of them, "beta" 60%, "gamma" 40%, independently. */
     async function mixed(): Promise<SqliteStore> {

@@ -103,27 +103,6 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
     expect(got.map((h) => h.score)).toEqual(best.slice(0, got.length).map(([, s]) => s));
   });
 
-  it('fills the answer from a common term only while that scores at most fillMaxRows rows', async () => {
-    const store = await fill();
-    const planned = (fillMaxRows: number) =>
-      new PgKeywordSearch({
-        ...PG_KEYWORD_PLAN,
-        planMinRows: 0,
-        commonFraction: 0.5,
-        commonMinRows: 1,
-        fillMaxRows,
-      });
-    const withHeron = new Set(
-      (await plain().search(store, all(), ['heron'], 1000)).map((h) => h.id),
-    );
-    expect(withHeron.size).toBeLessThan(100);
-    const filled = await planned(Infinity).search(store, all(), ['heron', 'team'], 100);
-    expect(filled).toEqual(await plain().search(store, all(), ['heron', 'team'], 100));
-    const bounded = await planned(100).search(store, all(), ['heron', 'team'], 100);
-    expect(bounded).toHaveLength(withHeron.size);
-    expect(bounded).toEqual(filled.filter((h) => withHeron.has(h.id)));
-  });
-
   it('counts a cached frequency again once the row estimate has drifted by a fifth', async () => {
     const store = await fill();
     await store.query('ANALYZE items');

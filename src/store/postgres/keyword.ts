@@ -24,8 +24,7 @@
  * one term after another, so no grouping of (row, term) pairs spills to disk; and on stores of
  * `planMinRows` rows and more, terms held by more than a few percent of the rows are "common":
  * candidates come from rows holding a rarer term and common terms only add to their score (rows
- * holding only common terms are left out, as in Lucene's CommonTermsQuery; a common term fills an
- * answer the rare ones cannot fill only while they hold at most `fillMaxRows` rows), and each term's
+ * holding only common terms are left out, as in Lucene's CommonTermsQuery), and each term's
  * document frequency is counted once and reused until the store has grown or shrunk by a fifth.
  * Smaller stores count every term on every search and score every matching row: exact.
  */
@@ -42,8 +41,6 @@ export interface PgKeywordPlan {
   commonFraction: number;
   /** ...and more than this many. */
   commonMinRows: number;
-  /** A common term joins the candidates to fill the answer only while they hold at most this many rows. */
-  fillMaxRows: number;
   /** How long a large store's row estimate is reused (it only moves with ANALYZE). */
   rowsTtlMs: number;
 }
@@ -52,7 +49,6 @@ export const PG_KEYWORD_PLAN: PgKeywordPlan = {
   planMinRows: 20_000,
   commonFraction: 0.01,
   commonMinRows: 1_000,
-  fillMaxRows: 5_000,
   rowsTtlMs: 30_000,
 };
 
@@ -116,21 +112,13 @@ LIMIT ${params.add(limit)}`;
     return found.map((r) => ({ id: r.id, score: Number(r.score) }));
   }
 
-  /**
-   * The rare terms, then the next rarest until they can fill the answer (candidates), unless
-   * that would score more than `fillMaxRows` rows.
-   */
+  /** The rare terms, then the next rarest until they can fill the answer (candidates). */
   private rare<T extends { df: number }>(byDf: readonly T[], limit: number, rows: number): T[] {
     const cap = Math.max(this.plan.commonMinRows, rows * this.plan.commonFraction);
     const out: T[] = [];
     let reach = 0;
     for (const term of byDf) {
-      if (
-        out.length > 0 &&
-        term.df > cap &&
-        (reach >= limit || reach + term.df > this.plan.fillMaxRows)
-      )
-        break;
+      if (term.df > cap && reach >= limit && out.length > 0) break;
       out.push(term);
       reach += term.df;
     }
