@@ -15,10 +15,9 @@ import type { ItemFilter } from '../src/domain/filter.js';
 import { STATUSES } from '../src/domain/types.js';
 import { FTS_PLAN_DEFAULTS, FtsSearch } from '../src/store/sqlite/fts-search.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { keywordCorpus, WORDS } from './fixtures/keyword-corpus.js';
 import { draft, seeded, T0 } from './fixtures/store-records.js';
 
-const WORDS =
-  'apple birch cedar delta ember fjord glade heron iris juniper kestrel lotus maple'.split(' ');
 let store: SqliteStore | undefined;
 let dir: string | undefined;
 
@@ -34,24 +33,11 @@ const all = (extra: Partial<ItemFilter> = {}): ItemFilter => ({
   ...extra,
 });
 
-/** 600 items: every body has "team" (common), most a few rarer words; some are tagged. */
+/** The keyword corpus (600 items) in a new store. */
 async function fill(): Promise<SqliteStore> {
   dir = mkdtempSync(join(tmpdir(), 'engram-fts-'));
   store = openSqliteStore({ path: join(dir, 'engram.db') });
-  const random = seeded(5);
-  const drafts = Array.from({ length: 600 }, (_, i) => {
-    const words = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
-      random() < 0.15
-        ? WORDS[Math.floor(random() * WORDS.length)]!
-        : `w${Math.floor(random() * 400)}`,
-    );
-    const body =
-      i % 5 === 0
-        ? `team team meeting ${i}`
-        : `${words.join(' ')}${i % 20 === 1 ? ' heron' : ''} with the team ${i}`;
-    return draft({ body, created_at: T0 + i, tags: i % 97 === 3 ? ['rare'] : [] });
-  });
-  await store.createItems(drafts);
+  await store.createItems(keywordCorpus());
   return store;
 }
 

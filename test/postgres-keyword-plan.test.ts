@@ -13,11 +13,9 @@ import type { ItemFilter } from '../src/domain/filter.js';
 import { STATUSES } from '../src/domain/types.js';
 import { PG_KEYWORD_PLAN, PgKeywordSearch } from '../src/store/postgres/keyword.js';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { keywordCorpus, WORDS } from './fixtures/keyword-corpus.js';
 import { draft, seeded, T0 } from './fixtures/store-records.js';
 import { PG_URL, schemaStore } from './postgres-helpers.js';
-
-const WORDS =
-  'apple birch cedar delta ember fjord glade heron iris juniper kestrel lotus maple'.split(' ');
 
 const all = (extra: Partial<ItemFilter> = {}): ItemFilter => ({
   space: 'default',
@@ -27,6 +25,22 @@ const all = (extra: Partial<ItemFilter> = {}): ItemFilter => ({
 
 /** The plain answer: every matching row scored, frequencies counted on every search. */
 const plain = () => new PgKeywordSearch({ ...PG_KEYWORD_PLAN, planMinRows: Infinity });
+/** The large-store plan on a small store: with no term common, or with "team" common. */
+const noCommon = (extra: Partial<typeof PG_KEYWORD_PLAN> = {}) =>
+  new PgKeywordSearch({
+    ...PG_KEYWORD_PLAN,
+    planMinRows: 0,
+    commonFraction: 1,
+    commonMinRows: Infinity,
+    ...extra,
+  });
+const teamCommon = () =>
+  new PgKeywordSearch({
+    ...PG_KEYWORD_PLAN,
+    planMinRows: 0,
+    commonFraction: 0.5,
+    commonMinRows: 1,
+  });
 
 describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
   let cleanup: (() => Promise<void>) | undefined;
@@ -35,35 +49,17 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
     cleanup = undefined;
   });
 
-  /** 600 items: every body has "team" (common), most a few rarer words; some are tagged. */
+  /** The keyword corpus (600 items) in a new schema. */
   async function fill(): Promise<PostgresStore> {
     const opened = schemaStore();
     cleanup = opened.cleanup;
-    const random = seeded(5);
-    const drafts = Array.from({ length: 600 }, (_, i) => {
-      const words = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
-        random() < 0.15
-          ? WORDS[Math.floor(random() * WORDS.length)]!
-          : `w${Math.floor(random() * 400)}`,
-      );
-      const body =
-        i % 5 === 0
-          ? `team team meeting ${i}`
-          : `${words.join(' ')}${i % 20 === 1 ? ' heron' : ''} with the team ${i}`;
-      return draft({ body, created_at: T0 + i, tags: i % 97 === 3 ? ['rare'] : [] });
-    });
-    await opened.store.createItems(drafts);
+    await opened.store.createItems(keywordCorpus());
     return opened.store;
   }
 
   it('without common terms: the same hits and scores as the plain answer, cache and all', async () => {
     const store = await fill();
-    const planned = new PgKeywordSearch({
-      ...PG_KEYWORD_PLAN,
-      planMinRows: 0,
-      commonFraction: 1,
-      commonMinRows: Infinity,
-    });
+    const planned = noCommon();
     const random = seeded(6);
     for (let q = 0; q < 30; q++) {
       const terms = [WORDS[q % WORDS.length]!, `w${Math.floor(random() * 400)}`, 'team'];
@@ -78,12 +74,7 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
 
   it('lets common terms score rows with a rarer term, and leaves rows with only common terms out', async () => {
     const store = await fill();
-    const planned = new PgKeywordSearch({
-      ...PG_KEYWORD_PLAN,
-      planMinRows: 0,
-      commonFraction: 0.5,
-      commonMinRows: 1,
-    });
+    const planned = teamCommon();
     const terms = ['heron', 'team'];
     const got = await planned.search(store, all(), terms, 20);
     const full = new Map(
@@ -106,13 +97,7 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
   it('counts a cached frequency again once the row estimate has drifted by a fifth', async () => {
     const store = await fill();
     await store.query('ANALYZE items');
-    const planned = new PgKeywordSearch({
-      ...PG_KEYWORD_PLAN,
-      rowsTtlMs: 0,
-      planMinRows: 0,
-      commonFraction: 1,
-      commonMinRows: Infinity,
-    });
+    const planned = noCommon({ rowsTtlMs: 0 });
     const before = await planned.search(store, all(), ['heron', 'team'], 5);
     expect(before).toEqual(await plain().search(store, all(), ['heron', 'team'], 5));
     // A tenth more rows, all with "heron": within the drift, the cached frequency still counts.
@@ -164,12 +149,7 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
 
   it('takes stop words, NUL and query syntax as plain text on both paths', async () => {
     const store = await fill();
-    const planned = new PgKeywordSearch({
-      ...PG_KEYWORD_PLAN,
-      planMinRows: 0,
-      commonFraction: 0.5,
-      commonMinRows: 1,
-    });
+    const planned = teamCommon();
     for (const search of [planned, plain()]) {
       expect(await search.search(store, all(), ['the', 'and'], 5)).toEqual([]);
       for (const weird of ["'", '!', 'team:*', '&', '|', '(', 'a<->b', '\u0000', 'the'])
