@@ -70,6 +70,8 @@ const COUNTS = `SELECT coalesce(json_agg(json_build_array(s.t, CASE WHEN numnode
 /** The keyword channel of one PostgreSQL store, with its cache of term frequencies. */
 export class PgKeywordSearch {
   private readonly df = new Map<string, { df: Frequency; rows: number }>();
+  /** The row estimate last read, and when. */
+  private rowsSeen: { n: number; at: number } | null = null;
 
   constructor(private readonly plan: PgKeywordPlan = PG_KEYWORD_PLAN) {}
 
@@ -179,7 +181,4 @@ LIMIT ${params.add(limit)}`;
     }
     return { rows, df: cachedOnly() };
   }
-
-  /** The row estimate last read, and when. */
-  private rowsSeen: { n: number; at: number } | null = null;
 }

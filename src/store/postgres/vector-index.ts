@@ -43,7 +43,10 @@ export function vectorIndexSql(
 interface Candidate {
   id: string;
   pk: number;
-  /** pgvector's binary form (`vector_send`): dimension and an unused word (int16 each), then big-endian float4s. */
+  /**
+   * pgvector's binary form (`vector_send`), cheaper to move and read than its text: the dimension
+   * and an unused word (int16 each), then big-endian float4s.
+   */
   vec: Buffer;
 }
 
@@ -101,7 +104,7 @@ export async function exactSearch(
   const params = new Params();
   const { from, q } = candidateSql(filter, model, query, params);
   const margin = limit + 8;
-  // The vectors' text form is made for the best rows only: selected beside the sort, it would be
+  // The vectors' wire form is made for the best rows only: selected beside the sort, it would be
   // computed for every row scanned (most of an exact scan's time).
   const rows = await db.query<Candidate>(
     `SELECT best.id, best.pk, vector_send(best.embedding) AS vec FROM (SELECT i.id, i.pk, v.embedding, v.embedding <=> ${q}::vector AS distance ${from} ORDER BY distance, i.pk LIMIT ${params.add(margin)}) best ORDER BY best.distance, best.pk`,
