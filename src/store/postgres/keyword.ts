@@ -29,33 +29,27 @@
  * Smaller stores count every term on every search and score every matching row: exact.
  */
 import type { ItemFilter } from '../../domain/filter.js';
+import {
+  candidateTerms,
+  COMMON_TERMS_PLAN,
+  type CommonTermsPlan,
+  DF_CACHE_MAX,
+  frequencyHolds,
+} from '../common-terms.js';
 import type { ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 
 /** Where the plan changes (the same defaults as SQLite's keyword plan). */
-export interface PgKeywordPlan {
-  /** Stores with fewer rows score every matching row with freshly counted frequencies. */
-  planMinRows: number;
-  /** A term is common when more rows than this fraction of the store hold it... */
-  commonFraction: number;
-  /** ...and more than this many. */
-  commonMinRows: number;
+export interface PgKeywordPlan extends CommonTermsPlan {
   /** How long a large store's row estimate is reused (it only moves with ANALYZE). */
   rowsTtlMs: number;
 }
 
 export const PG_KEYWORD_PLAN: PgKeywordPlan = {
-  planMinRows: 20_000,
-  commonFraction: 0.01,
-  commonMinRows: 1_000,
+  ...COMMON_TERMS_PLAN,
   rowsTtlMs: 30_000,
 };
-
-/** A cached document frequency is counted again when the store has grown or shrunk this much. */
-const DF_DRIFT = 0.2;
-/** Frequencies kept before the cache starts over. */
-const DF_CACHE_MAX = 50_000;
 
 /** A term's document frequency; null for a term with no lexeme (a stop word). */
 type Frequency = number | null;
@@ -93,7 +87,8 @@ export class PgKeywordSearch {
       .map((term) => ({ term, df: df.get(term) ?? 0 }))
       .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
     if (live.length === 0) return [];
-    const candidates = rows < this.plan.planMinRows ? live : this.rare(live, limit, rows);
+    const candidates =
+      rows < this.plan.planMinRows ? live : candidateTerms(this.plan, live, limit, rows);
 
     const params = new Params();
     const query = (term: string) => `plainto_tsquery('english', ${params.add(term, '::text')})`;
@@ -114,19 +109,6 @@ LIMIT ${params.add(limit)}`;
     return found.map((r) => ({ id: r.id, score: Number(r.score) }));
   }
 
-  /** The rare terms, then the next rarest until they can fill the answer (candidates). */
-  private rare<T extends { df: number }>(byDf: readonly T[], limit: number, rows: number): T[] {
-    const cap = Math.max(this.plan.commonMinRows, rows * this.plan.commonFraction);
-    const out: T[] = [];
-    let reach = 0;
-    for (const term of byDf) {
-      if (term.df > cap && reach >= limit && out.length > 0) break;
-      out.push(term);
-      reach += term.df;
-    }
-    return out;
-  }
-
   /**
    * The store's row estimate and each term's document frequency: counted for every term on a
    * small store, and for the terms not cached (or cached too long ago) on a large one. A large
@@ -144,7 +126,7 @@ LIMIT ${params.add(limit)}`;
           rows === null ||
           rows < this.plan.planMinRows ||
           !cached ||
-          Math.abs(rows - cached.rows) > cached.rows * DF_DRIFT
+          !frequencyHolds(cached.rows, rows)
         );
       });
     const now = Date.now();

@@ -25,19 +25,20 @@
  * fastest.
  */
 import type { ItemFilter } from '../../domain/filter.js';
+import {
+  candidateTerms,
+  COMMON_TERMS_PLAN,
+  type CommonTermsPlan,
+  DF_CACHE_MAX,
+  frequencyHolds,
+} from '../common-terms.js';
 import type { ScoredId } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { compileFilter } from './rows.js';
 import { Statements } from './statements.js';
 
 /** Where the plan changes; the defaults come from bench/scale. */
-export interface FtsPlanOptions {
-  /** Stores with fewer rows run the plain joined query. */
-  planMinRows: number;
-  /** A term is common when more rows than this fraction of the store hold it... */
-  commonFraction: number;
-  /** ...and more than this many. */
-  commonMinRows: number;
+export interface FtsPlanOptions extends CommonTermsPlan {
   /**
    * When the rarest term alone holds more rows than this, candidates come first from rows that
    * also hold the next rarest term.
@@ -53,9 +54,7 @@ export interface FtsPlanOptions {
 
 /** The plan's defaults. */
 export const FTS_PLAN_DEFAULTS: FtsPlanOptions = {
-  planMinRows: 20_000,
-  commonFraction: 0.01,
-  commonMinRows: 1_000,
+  ...COMMON_TERMS_PLAN,
   conjunctionMinRows: 5_000,
   overfetchMax: 20_000,
   windowMaxRows: 20_000,
@@ -65,8 +64,6 @@ export const FTS_PLAN_DEFAULTS: FtsPlanOptions = {
 /** Candidates taken from the index before filtering, as a multiple of the limit (at least FETCH_MIN). */
 const OVERFETCH = 2;
 const FETCH_MIN = 50;
-/** A cached document frequency is measured again when the store has grown or shrunk this much. */
-const DF_DRIFT = 0.2;
 
 const BM25 = 'bm25(items_fts, 2.0, 1.0, 1.0)';
 
@@ -177,18 +174,10 @@ export class FtsSearch {
   ): { rare: string[]; common: string[]; pair?: [string, string, string[]] } {
     const unique = [...new Set(terms)];
     if (unique.length === 1) return { rare: unique, common: [] };
-    const cap = Math.max(this.plan.commonMinRows, rows * this.plan.commonFraction);
     const byDf = unique
       .map((term) => ({ term, df: this.frequency(term, rows) }))
       .sort((a, b) => a.df - b.df);
-    const rare: string[] = [];
-    let reach = 0;
-    for (const { term, df } of byDf) {
-      // Rare terms, and then the next rarest until they can fill the answer.
-      if (df > cap && reach >= limit && rare.length > 0) break;
-      rare.push(term);
-      reach += df;
-    }
+    const rare = candidateTerms(this.plan, byDf, limit, rows).map((t) => t.term);
     const common = byDf.slice(rare.length).map((t) => t.term);
     const [first, second] = byDf;
     const pair: [string, string, string[]] | undefined =
@@ -265,11 +254,11 @@ export class FtsSearch {
   /** How many rows hold a term; counted once and reused until the store size drifts. */
   private frequency(term: string, rows: number): number {
     const cached = this.df.get(term);
-    if (cached && Math.abs(rows - cached.rows) <= cached.rows * DF_DRIFT) return cached.df;
+    if (cached && frequencyHolds(cached.rows, rows)) return cached.df;
     const { n } = this.sql
       .get('SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?')
       .get(quote(term)) as { n: number };
-    if (this.df.size > 50_000) this.df.clear();
+    if (this.df.size > DF_CACHE_MAX) this.df.clear();
     this.df.set(term, { df: n, rows });
     return n;
   }
