@@ -6,6 +6,7 @@
  * same memories. Also: the ANN query really uses the model's HNSW index, and a selective filter
  * never hides results.
  */
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import type { Engram } from '../src/app.js';
@@ -271,8 +272,13 @@ if (PG_URL) {
   });
 
   describe('the HNSW channel', () => {
-    async function population(count: number, dimension: number, exactBelow: number) {
-      const opened = schemaStore({ hnsw: { exactBelow } });
+    async function population(
+      count: number,
+      dimension: number,
+      exactBelow: number,
+      efSearch?: number,
+    ) {
+      const opened = schemaStore({ hnsw: { exactBelow, ...(efSearch ? { efSearch } : {}) } });
       await opened.store.publishModel(MODEL, dimension, T0);
       const random = seeded(1234);
       const items = [];
@@ -305,14 +311,41 @@ if (PG_URL) {
           },
         };
         const query = randomUnit(seeded(1), 16);
-        await annSearch(explaining, ALL, MODEL, query, 10, {
-          m: 16,
-          efConstruction: 64,
-          efSearch: 100,
-          exactBelow: 0,
-        });
+        await annSearch(explaining, ALL, MODEL, query, 10);
         expect(plan).toContain(vectorIndexName(MODEL, 16));
       } finally {
+        await cleanup();
+      }
+    });
+
+    it('starts connections with the walk size; a search needing a larger one sets it in a transaction', async () => {
+      const { store, items, cleanup } = await population(1_000, 8, 0, 60);
+      const statements: string[] = [];
+      const query = pg.Client.prototype.query;
+      try {
+        expect(await store.buildVectorIndex()).toBe(true);
+        const [settings] = await store.query<{ ef: string; scan: string }>(
+          "SELECT current_setting('hnsw.ef_search') AS ef, current_setting('hnsw.iterative_scan') AS scan",
+        );
+        expect(settings).toEqual({ ef: '60', scan: 'relaxed_order' });
+        pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+          if (typeof args[0] === 'string') statements.push(args[0]);
+          return (query as (...a: unknown[]) => unknown).apply(this, args);
+        } as typeof query;
+        const probe = randomUnit(seeded(77), 8);
+        // 10 hits read 40 candidates: the connection's walk size (60) serves, in one statement.
+        const few = await store.vectorSearch(ALL, MODEL, probe, 10);
+        expect(statements.filter((s) => /BEGIN|set_config/.test(s))).toEqual([]);
+        expect(few.map((h) => h.id)).toEqual(rankByCosine(items, probe).slice(0, 10));
+        // 100 hits read 200 candidates: the walk is widened to 200 for that search only.
+        const many = await store.vectorSearch(ALL, MODEL, probe, 100);
+        expect(statements.filter((s) => /BEGIN|set_config/.test(s))).toEqual([
+          'BEGIN',
+          "SELECT set_config('hnsw.ef_search', $1, true)",
+        ]);
+        expect(many).toHaveLength(100);
+      } finally {
+        pg.Client.prototype.query = query;
         await cleanup();
       }
     });

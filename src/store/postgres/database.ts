@@ -24,6 +24,8 @@ export interface Queryable {
 export interface DatabaseSettings extends PoolSettings {
   schema: string;
   logger: Logger;
+  /** Settings every pool connection starts with (`-c name=value`), beside the search path. */
+  sessionSettings?: Readonly<Record<string, string>>;
 }
 
 const TX_ATTEMPTS = 6;
@@ -70,7 +72,10 @@ export class PgDatabase {
     } finally {
       await client.end().catch(() => {});
     }
-    const options = `-c search_path=${settings.schema},${this.migration.extensionSchema}`;
+    const options = [
+      `-c search_path=${settings.schema},${this.migration.extensionSchema}`,
+      ...Object.entries(settings.sessionSettings ?? {}).map(([name, value]) => `-c ${name}=${value}`),
+    ].join(' ');
     const pool = new Pool(poolConfig(connection, { ...settings, options }));
     pool.on('error', (err) =>
       settings.logger.info('postgres: an idle connection closed', {
@@ -136,15 +141,31 @@ export class PgDatabase {
         return result;
       } catch (err) {
         broken = (await rollback(client, err)) ?? broken;
-        const code = String((err as { code?: unknown }).code ?? '');
-        if (RETRYABLE_STATES.has(code) && attempt < TX_ATTEMPTS) {
-          await sleep(Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random()));
-          continue;
-        }
+        if (await retried(err, attempt)) continue;
         throw this.error(err, phase);
       } finally {
         client.removeListener('error', onError);
         client.release(broken);
+      }
+    }
+  }
+
+  /**
+   * Runs one statement as a transaction of its own (autocommit: no BEGIN and COMMIT round trips),
+   * retried on deadlocks and serialisation failures as `transaction` retries.
+   */
+  async statement<R extends QueryResultRow = QueryResultRow>(
+    sql: string,
+    params: unknown[] = [],
+    phase: PgPhase = 'write',
+  ): Promise<R[]> {
+    const pool = await this.start();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await pool.query<R>(sql, params)).rows;
+      } catch (err) {
+        if (await retried(err, attempt)) continue;
+        throw this.error(err, phase);
       }
     }
   }
@@ -186,6 +207,14 @@ export class PgDatabase {
     this.pool = undefined;
     await pool?.end();
   }
+}
+
+/** Whether a failed attempt is retried: a deadlock or serialisation failure, after a backoff. */
+async function retried(err: unknown, attempt: number): Promise<boolean> {
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (!RETRYABLE_STATES.has(code) || attempt >= TX_ATTEMPTS) return false;
+  await sleep(Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random()));
+  return true;
 }
 
 function asQueryable(client: PoolClient): Queryable {

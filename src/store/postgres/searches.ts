@@ -10,7 +10,7 @@ import {
   writeNeighbors as writeRows,
 } from './session-context.js';
 import type { PgStoreContext } from './store-context.js';
-import { annSearch, exactSearch } from './vector-index.js';
+import { annEf, annSearch, exactSearch, setAnnEf } from './vector-index.js';
 
 /** How long a vector count is trusted: it only picks exact scan or index. */
 const COUNT_TTL_MS = 30_000;
@@ -37,10 +37,15 @@ export async function vectorSearch(
   if (limit <= 0 || vector.length === 0) return [];
   const count = await vectorCount(ctx, filter.space, model);
   if (count >= ctx.hnsw.exactBelow && (await ctx.indexes.ready(model, vector.length, count))) {
-    const ann = await ctx.db.transaction(
-      (tx) => annSearch(tx, filter, model, vector, limit, ctx.hnsw),
-      'read',
-    );
+    // Connections start with the default walk size: a larger one needs a transaction to set it.
+    const ef = annEf(limit, ctx.hnsw);
+    const ann =
+      ef === annEf(0, ctx.hnsw)
+        ? await annSearch(ctx.db, filter, model, vector, limit)
+        : await ctx.db.transaction(async (tx) => {
+            await setAnnEf(tx, ef);
+            return annSearch(tx, filter, model, vector, limit);
+          }, 'read');
     if (ann) return ann;
   }
   return exactSearch(ctx.db, filter, model, vector, limit);

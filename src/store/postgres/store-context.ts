@@ -9,7 +9,7 @@ import { parseConnection, type PgSslOptions } from './connection.js';
 import { PgDatabase } from './database.js';
 import { PgKeywordSearch } from './keyword.js';
 import { StatisticsRefresh } from './statistics-refresh.js';
-import type { HnswSettings } from './vector-index.js';
+import { type HnswSettings, hnswSessionSettings } from './vector-index.js';
 import { VectorIndexes } from './vector-indexes.js';
 
 /** Options of the PostgreSQL store (configuration keys under `store`). */
@@ -66,6 +66,7 @@ export function createStoreContext(options: PostgresStoreOptions): PgStoreContex
     statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     logger,
+    sessionSettings: hnswSessionSettings(hnsw),
   });
   return {
     db,

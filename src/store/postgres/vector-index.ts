@@ -113,29 +113,51 @@ export async function exactSearch(
   return rescore(rows, query, limit);
 }
 
+/** The candidates an ANN search for `limit` hits reads from the index. */
+function annCandidates(limit: number): number {
+  return Math.min(1_000, Math.max(limit * 2, 40));
+}
+
+/**
+ * The `hnsw.ef_search` a search for `limit` hits walks with: the configured one, raised to the
+ * candidates it reads (pgvector caps it at 1,000). `annEf(0, hnsw)` is the connections' default.
+ */
+export function annEf(limit: number, hnsw: HnswSettings): number {
+  return Math.min(1_000, Math.max(hnsw.efSearch, annCandidates(limit)));
+}
+
+/**
+ * The settings every pool connection starts with (`-c` startup options), so a search with the
+ * default walk size runs as one statement, without a transaction to set them.
+ */
+export function hnswSessionSettings(hnsw: HnswSettings): Record<string, string> {
+  return { 'hnsw.ef_search': String(annEf(0, hnsw)), 'hnsw.iterative_scan': 'relaxed_order' };
+}
+
+/** Sets a search's walk size for the rest of the transaction `tx`. */
+export async function setAnnEf(tx: Queryable, ef: number): Promise<void> {
+  await tx.query("SELECT set_config('hnsw.ef_search', $1, true)", [String(ef)]);
+}
+
 /**
  * ANN candidates from the model's HNSW index (iterative scan, so filters are applied while the
- * graph is walked), re-scored exactly. Returns null when the index pass came back short.
+ * graph is walked), re-scored exactly. Returns null when the index pass came back short. `db`
+ * walks with `annEf(limit, hnsw)`: a pool connection's default, or set by `setAnnEf` in the
+ * caller's transaction.
  */
 export async function annSearch(
-  tx: Queryable,
+  db: Queryable,
   filter: ItemFilter,
   model: string,
   query: Float32Array,
   limit: number,
-  hnsw: HnswSettings,
 ): Promise<ScoredId[] | null> {
   // The index walks ef_search neighbours; the best few of them are re-scored exactly. Fetching
   // every one of them would mostly move vectors that can no longer make the cut.
-  const candidates = Math.min(1_000, Math.max(limit * 2, 40));
-  const ef = Math.min(1_000, Math.max(hnsw.efSearch, candidates));
-  await tx.query(
-    "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
-    [String(ef)],
-  );
+  const candidates = annCandidates(limit);
   const params = new Params();
   const { from, q, dimension } = candidateSql(filter, model, query, params);
-  const rows = await tx.query<Candidate>(
+  const rows = await db.query<Candidate>(
     `SELECT i.id, i.pk, vector_send(v.embedding) AS vec ${from} ORDER BY v.embedding::vector(${dimension}) <=> ${q}::vector(${dimension}) LIMIT ${params.add(candidates)}`,
     params.values,
   );
