@@ -76,6 +76,50 @@ describe.each(STORES)('session neighbours ($name)', ({ open }) => {
     expect(await store.sessionNeighbors!(ACTIVE, [plain!.id], 3)).toEqual([]);
     expect(await store.sessionNeighbors!({ ...ACTIVE, space: 'other' }, [seed!.id], 3)).toEqual([]);
   });
+
+  it('reads each turn once when many seeds have overlapping windows, in several sessions', async () => {
+    const store = open();
+    const turns = ['a', 'b', 'c'].flatMap((session) =>
+      Array.from({ length: 40 }, (_, n) => ({ session, turn: n + 1 })),
+    );
+    const created = (
+      await store.createItems(
+        turns.map((t) => draft({ body: `${t.session} ${t.turn}`, source: { ...t } })),
+      )
+    ).map((o) => o.item);
+    const at = (session: string, turn: number) =>
+      created[turns.findIndex((t) => t.session === session && t.turn === turn)]!;
+    // Overlapping windows (a 10, 11, 13), touching ones (a 20 and 25 with window 2), a lone one
+    // (b 1, clipped at the session's start) and windows in a third session (c 38, 40).
+    const seeds = [
+      ['a', 10],
+      ['a', 11],
+      ['a', 13],
+      ['a', 20],
+      ['a', 25],
+      ['b', 1],
+      ['c', 38],
+      ['c', 40],
+    ] as const;
+    for (const window of [0, 1, 2]) {
+      const found = await store.sessionNeighbors!(
+        ACTIVE,
+        seeds.map(([s, n]) => at(s, n).id),
+        window,
+      );
+      const expected = turns.filter((t) =>
+        seeds.some(([s, n]) => s === t.session && Math.abs(n - t.turn) <= window),
+      );
+      expect(found.map((t) => `${t.session} ${t.turn}`).sort()).toEqual(
+        expected.map((t) => `${t.session} ${t.turn}`).sort(),
+      );
+      expect(
+        found.every(
+          (t) => t.body === `${t.session} ${t.turn}` && t.id === at(t.session, t.turn).id,
+        ),
+      ).toBe(true);
+    }
+  });
 });
 
 /** A short chat: Ann's answer only makes sense next to Ben's question. */

@@ -16,6 +16,14 @@ export type ItemColumns = Omit<ItemRecord, 'kind' | 'status' | 'vector_state'> &
   vector_state: string;
 };
 
+/**
+ * The columns an item row is read with: the record's and the key, without the columns derived for
+ * the keyword index (tags text, segmented text) or lifecycle bookkeeping. Naming them instead of
+ * `*` makes reading 150 rows on SQLite about a third cheaper (fewer values to convert).
+ */
+export const ITEM_ROW_COLUMNS =
+  'pk, id, space, area, kind, title, body, body_hash, tags, importance, pinned, status, strength, source, version, created_at, updated_at, access_count, last_accessed_at, use_count, last_used_at, prior, vector_state';
+
 /** Maps an items row to a record (dropping the row's own columns); a legacy null status reads as active. */
 export function itemFromColumns(row: ItemColumns): ItemRecord {
   return {

@@ -6,11 +6,10 @@ import { EngramError } from '../../domain/errors.js';
 import type { ItemFilter } from '../../domain/filter.js';
 import type { RelationRecord, StatusEventRecord, VersionRecord } from '../../domain/records.js';
 import type { RelationType } from '../../domain/types.js';
-import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../item-rows.js';
+import { type ItemColumns, itemFromColumns, ITEM_ROW_COLUMNS, TIME_RANGES } from '../item-rows.js';
 
 /** The columns of an item row, without the full-text vector. */
-export const ITEM_COLUMNS =
-  'pk, id, space, area, kind, title, body, body_hash, tags, importance, pinned, status, strength, source, version, created_at, updated_at, access_count, last_accessed_at, use_count, last_used_at, prior, vector_state';
+export const ITEM_COLUMNS = ITEM_ROW_COLUMNS;
 
 /** The item columns prefixed with an alias. */
 export function itemColumns(alias: string): string {

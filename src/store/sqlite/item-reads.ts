@@ -9,7 +9,7 @@ import type {
   StatusEventRecord,
   VersionRecord,
 } from '../../domain/records.js';
-import { decodeCursor, encodeCursor } from '../item-rows.js';
+import { decodeCursor, encodeCursor, ITEM_ROW_COLUMNS } from '../item-rows.js';
 import type { ListQuery } from '../store.js';
 import {
   compileFilter,
@@ -42,7 +42,9 @@ export async function getItems(
   return core.read(() => {
     // `+space`: look items up by id; the space index would scan the whole space (O(store)).
     const rows = core
-      .prepared('SELECT * FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))')
+      .prepared(
+        `SELECT ${ITEM_ROW_COLUMNS} FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))`,
+      )
       .all(space, JSON.stringify(ids)) as ItemRow[];
     const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
