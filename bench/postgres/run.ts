@@ -216,7 +216,7 @@ async function runSize(
       remember_rate_pg_over_sqlite: ratio(rememberPg.items_per_s, rememberSqlite.items_per_s),
       transfer_rate_pg_over_sqlite: ratio(transferPg.items_per_s, transferSqlite.items_per_s),
     };
-    for (const mode of ['hybrid', 'vector', 'keyword']) {
+    for (const mode of ['first_pass', 'hybrid', 'vector', 'keyword']) {
       ratios[`${mode}_p50_pg_over_sqlite`] = ratio(
         recall.postgres_default[mode]!.p50_ms,
         recall.sqlite[mode]!.p50_ms,
