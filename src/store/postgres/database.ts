@@ -74,7 +74,9 @@ export class PgDatabase {
     }
     const options = [
       `-c search_path=${settings.schema},${this.migration.extensionSchema}`,
-      ...Object.entries(settings.sessionSettings ?? {}).map(([name, value]) => `-c ${name}=${value}`),
+      ...Object.entries(settings.sessionSettings ?? {}).map(
+        ([name, value]) => `-c ${name}=${value}`,
+      ),
     ].join(' ');
     const pool = new Pool(poolConfig(connection, { ...settings, options }));
     pool.on('error', (err) =>

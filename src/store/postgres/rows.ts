@@ -6,7 +6,7 @@ import { EngramError } from '../../domain/errors.js';
 import type { ItemFilter } from '../../domain/filter.js';
 import type { RelationRecord, StatusEventRecord, VersionRecord } from '../../domain/records.js';
 import type { RelationType } from '../../domain/types.js';
-import { type ItemColumns, itemFromColumns, ITEM_ROW_COLUMNS, TIME_RANGES } from '../item-rows.js';
+import { ITEM_ROW_COLUMNS, type ItemColumns, itemFromColumns, TIME_RANGES } from '../item-rows.js';
 
 /** The columns of an item row, without the full-text vector. */
 export const ITEM_COLUMNS = ITEM_ROW_COLUMNS;

@@ -9,7 +9,7 @@ import { parseConnection, type PgSslOptions } from './connection.js';
 import { PgDatabase } from './database.js';
 import { PgKeywordSearch } from './keyword.js';
 import { StatisticsRefresh } from './statistics-refresh.js';
-import { type HnswSettings, hnswSessionSettings } from './vector-index.js';
+import { hnswSessionSettings, type HnswSettings } from './vector-index.js';
 import { VectorIndexes } from './vector-indexes.js';
 
 /** Options of the PostgreSQL store (configuration keys under `store`). */
