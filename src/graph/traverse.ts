@@ -91,18 +91,22 @@ export async function graphRecall(
   extraction: ExtractOptions,
 ): Promise<GraphHit[]> {
   const keys = queryKeys(query, extraction);
-  const exact = await graph.entitiesByKey(filter.space, keys);
+  const words = keys.filter((k) => !k.includes(' ') && /^\p{L}/u.test(k));
+  // Asked together (on a server, one wait instead of three in a row).
+  const [exact, longer, items] = await Promise.all([
+    graph.entitiesByKey(filter.space, keys),
+    graph.entitiesByFirstWord(filter.space, words, MAX_PARTIAL),
+    graph.itemCount(filter.space),
+  ]);
   // A word already inside a full name the query gives ("Grace" of "Grace Marshall") stands for
   // nothing else; a lone word may stand for a longer name ("Alice" for "Alice Johnson").
   const covered = new Set(exact.flatMap((e) => (e.key.includes(' ') ? e.key.split(' ') : [])));
-  const words = keys.filter((k) => !k.includes(' ') && /^\p{L}/u.test(k) && !covered.has(k));
-  const partial = await graph.entitiesByFirstWord(filter.space, words, MAX_PARTIAL);
+  const partial = longer.filter((e) => !covered.has(e.key.slice(0, e.key.indexOf(' '))));
   // Unconfirmed entities (only ever a capitalised sentence start) may be common words.
   const starts = [...new Map([...exact, ...partial].map((e) => [e.id, e])).values()].filter(
     (e) => e.strong > 0,
   );
   if (starts.length === 0 || limit <= 0) return [];
-  const items = await graph.itemCount(filter.space);
   const hub = hubThreshold(items, limits);
   const reached = new Map<number, Reached>();
   for (const ref of starts) reached.set(ref.id, { ref, distance: 0, parent: null });
