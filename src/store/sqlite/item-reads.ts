@@ -11,6 +11,7 @@ import type {
 } from '../../domain/records.js';
 import { decodeCursor, encodeCursor, ITEM_ROW_COLUMNS } from '../item-rows.js';
 import type { ListQuery } from '../store.js';
+import type { ReadCache } from './read-cache.js';
 import {
   compileFilter,
   eventFromRow,
@@ -38,17 +39,24 @@ export async function getItems(
   core: StoreCore,
   space: string,
   ids: readonly string[],
+  cache?: ReadCache,
 ): Promise<ItemRecord[]> {
-  return core.read(() => {
-    // `+space`: look items up by id; the space index would scan the whole space (O(store)).
-    const rows = core
-      .prepared(
-        `SELECT ${ITEM_ROW_COLUMNS} FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(space, JSON.stringify(ids)) as ItemRow[];
-    const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  });
+  return core.read(() =>
+    cache?.usable()
+      ? cache.records(space, ids, (missing) => readItems(core, space, missing))
+      : readItems(core, space, ids),
+  );
+}
+
+function readItems(core: StoreCore, space: string, ids: readonly string[]): ItemRecord[] {
+  // `+space`: look items up by id; the space index would scan the whole space (O(store)).
+  const rows = core
+    .prepared(
+      `SELECT ${ITEM_ROW_COLUMNS} FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(space, JSON.stringify(ids)) as ItemRow[];
+  const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** One page of a filtered list, newest first, with the cursor of the next page. */

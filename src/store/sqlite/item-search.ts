@@ -6,7 +6,13 @@ import type { ItemFilter } from '../../domain/filter.js';
 import type { ScoredId, SessionTurn, VectorSearchResult } from '../store.js';
 import type { SqliteVectorSearch } from './ann-search.js';
 import type { FtsSearch } from './fts-search.js';
-import { lastTurn, sessionNeighbors, writeNeighbors } from './session-context.js';
+import type { ReadCache } from './read-cache.js';
+import {
+  lastTurn,
+  sessionNeighbors,
+  sessionNeighborsBySeed,
+  writeNeighbors,
+} from './session-context.js';
 import type { StoreCore } from './store-core.js';
 
 /** The search engines a store's searches run on. */
@@ -16,6 +22,8 @@ export interface SearchEngines {
   fts: FtsSearch;
   /** Vector search: the in-memory mirrors and their HNSW indexes (ann-search.ts). */
   vectors: SqliteVectorSearch;
+  /** Recall's reads kept between recalls while nothing changes (read-cache.ts). */
+  cache: ReadCache;
 }
 
 /** Items matching the terms, best BM25 first; nothing for no terms or no room. */
@@ -47,7 +55,14 @@ export async function sessionTurns(
   ids: readonly string[],
   window: number,
 ): Promise<SessionTurn[]> {
-  return engines.core.read(() => sessionNeighbors(engines.core, filter, ids, window));
+  const { core, cache } = engines;
+  return core.read(() =>
+    cache.usable()
+      ? cache.sessionNeighbours(filter, ids, window, (missing) =>
+          sessionNeighborsBySeed(core, filter, missing, window),
+        )
+      : sessionNeighbors(core, filter, ids, window),
+  );
 }
 
 /** The write neighbours of each listed item written with no session. */

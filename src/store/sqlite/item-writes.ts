@@ -19,6 +19,7 @@ import {
 import { insertRelationsBatch } from './graph-batch.js';
 import { rowByPk } from './item-reads.js';
 import { publishedModelId } from './model-rows.js';
+import type { ReadCache } from './read-cache.js';
 import { itemColumns, itemFromRow, type ItemRow } from './rows.js';
 import type { StoreCore } from './store-core.js';
 import { writeVector } from './vector-writes.js';
@@ -167,19 +168,25 @@ export function recordAccess(
   space: string,
   ids: readonly string[],
   at: number,
+  cache?: ReadCache,
 ): Promise<void> {
-  return recordAccessCounts(core, space, oneAccessEach(ids, at));
+  return recordAccessCounts(core, space, oneAccessEach(ids, at), cache);
 }
 
-/** Adds each entry's accesses to its item (the latest access time kept). */
+/**
+ * Adds each entry's accesses to its item (the latest access time kept); told to `cache`, which
+ * keeps serving recall when nothing else changed.
+ */
 export async function recordAccessCounts(
   core: StoreCore,
   space: string,
   counts: readonly AccessCount[],
+  cache?: ReadCache,
 ): Promise<void> {
   if (counts.length === 0) return;
   const rows = JSON.stringify(counts.map((c) => [c.id, c.count, c.at]));
-  await core.write(() => {
+  const [before, after] = await core.write(() => {
+    const start = cache?.current();
     core.db
       .prepare(
         // `+space`: by id, not by a scan of the space's index.
@@ -189,5 +196,7 @@ export async function recordAccessCounts(
          WHERE +items.space = ? AND items.id = a.id`,
       )
       .run(rows, space);
+    return [start, cache?.current()];
   });
+  if (cache && before && after) cache.accessed(space, counts, before, after);
 }

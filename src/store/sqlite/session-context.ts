@@ -70,6 +70,41 @@ WHERE json_extract(i.source, '$.session') IS NOT NULL
 }
 
 /**
+ * The session neighbours of each of `ids` apart (what `sessionNeighbors` returns for it alone):
+ * one read of every seed's neighbours, then each seed's own found by position. Seeds that are no
+ * turn have no entry.
+ */
+export function sessionNeighborsBySeed(
+  core: StoreCore,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+): Map<string, SessionTurn[]> {
+  const out = new Map<string, SessionTurn[]>();
+  const rows = sessionNeighbors(core, filter, ids, window);
+  if (rows.length === 0) return out;
+  const seeds = core
+    .prepared(
+      `SELECT id, json_extract(source, '$.session') AS session, json_extract(source, '$.turn') AS turn
+       FROM items WHERE id IN (SELECT value FROM json_each(?)) AND +space = ?
+         AND json_type(source, '$.session') = 'text' AND json_type(source, '$.turn') = 'integer'`,
+    )
+    .all(JSON.stringify(ids), filter.space) as { id: string; session: string; turn: number }[];
+  const bySession = new Map<string, SessionTurn[]>();
+  for (const row of rows) {
+    const list = bySession.get(row.session);
+    if (list) list.push(row);
+    else bySession.set(row.session, [row]);
+  }
+  for (const seed of seeds)
+    out.set(
+      seed.id,
+      (bySession.get(seed.session) ?? []).filter((t) => Math.abs(t.turn - seed.turn) <= window),
+    );
+  return out;
+}
+
+/**
  * Write neighbours (Store.writeNeighbors): for each of `ids` without a session and of a kind of
  * WRITE_ORDER_KINDS, itself and the alike items of its space within `window` rowids of it, created
  * at most `gapMs` apart, passing `filter`; the rowid is the turn. Neighbours come through the primary key: seeds first

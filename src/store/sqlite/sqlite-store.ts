@@ -52,6 +52,7 @@ import * as models from './model-rows.js';
 import { SqliteModelStore } from './model-store.js';
 import { applyMutation } from './mutate.js';
 import { purge, type PurgeAudit } from './purge.js';
+import { ReadCache } from './read-cache.js';
 import type { ItemRow } from './rows.js';
 import { SqliteSessionStore } from './session-store.js';
 import { StoreCore } from './store-core.js';
@@ -109,7 +110,12 @@ export class SqliteStore implements Store {
     this.schemaVersion = opened.schemaVersion;
     const core = (this.core = new StoreCore(db, path, retryMs, opened.schemaVersion));
     this.vectorIndex = new SqliteVectorSearch(db, path, options.ann ?? ANN_DEFAULTS);
-    this.engines = { core, fts: new FtsSearch(db), vectors: this.vectorIndex };
+    this.engines = {
+      core,
+      fts: new FtsSearch(db),
+      vectors: this.vectorIndex,
+      cache: new ReadCache(db),
+    };
     const assertOpen = () => core.assertOpen();
     this.lifecycle = new SqliteLifecycleStore({ db, path, retryMs, assertOpen });
     this.graph = new SqliteGraphStore({ db, path, retryMs, assertOpen });
@@ -176,7 +182,7 @@ export class SqliteStore implements Store {
   }
 
   getItems(space: string, ids: readonly string[]): Promise<ItemRecord[]> {
-    return reads.getItems(this.core, space, ids);
+    return reads.getItems(this.core, space, ids, this.engines.cache);
   }
 
   listItems(query: ListQuery): Promise<{ items: ItemRecord[]; next_cursor: string | null }> {
@@ -263,11 +269,11 @@ export class SqliteStore implements Store {
   }
 
   recordAccess(space: string, ids: readonly string[], at: number): Promise<void> {
-    return writes.recordAccess(this.core, space, ids, at);
+    return writes.recordAccess(this.core, space, ids, at, this.engines.cache);
   }
 
   recordAccessCounts(space: string, counts: readonly AccessCount[]): Promise<void> {
-    return writes.recordAccessCounts(this.core, space, counts);
+    return writes.recordAccessCounts(this.core, space, counts, this.engines.cache);
   }
 
   stats(space: string | null): Promise<StoreStats> {

@@ -1,0 +1,145 @@
+/**
+ * Recall's reads kept in memory between recalls: item records by id and each seed's session
+ * neighbours, valid while nothing in the database has changed. On a LoCoMo conversation these
+ * reads were a third of a recall (bench/locomo/levers.md); most of them repeat from one recall to
+ * the next while no memory is written.
+ *
+ * Nothing stale is ever served: every use first compares the connection's change token, SQLite's
+ * `total_changes()` (rows this connection changed, whatever the code path, triggers and rolled
+ * back writes included) and `PRAGMA data_version` (moves when any other connection, in this
+ * process or another, commits). Any difference empties the cache. Inside a transaction the cache
+ * is bypassed (it could otherwise keep rows a rollback undoes). The one write let through is
+ * recall's own access accounting: when nothing else changed, it is applied to the kept records
+ * (`accessed`) instead of emptying them, so recall after recall stays served.
+ */
+import type { ItemFilter } from '../../domain/filter.js';
+import type { ItemRecord } from '../../domain/records.js';
+import type { AccessCount, SessionTurn } from '../store.js';
+import type { SqliteDatabase } from './database.js';
+
+/** Where the connection stood: its own changes and the other connections' commits. */
+export interface ChangeToken {
+  changes: number;
+  version: number;
+}
+
+/** Entries per map before it is emptied wholesale (refilling is one query). */
+const MAX_ENTRIES = 20_000;
+
+/** The cache of one connection. */
+export class ReadCache {
+  private readonly tokenSql;
+  private token: ChangeToken | null = null;
+  private readonly items = new Map<string, ItemRecord>();
+  private readonly neighbours = new Map<string, SessionTurn[]>();
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.tokenSql = db.prepare(
+      'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version',
+    );
+  }
+
+  /** The connection's change token now. */
+  current(): ChangeToken {
+    return this.tokenSql.get() as ChangeToken;
+  }
+
+  /**
+   * Whether the cache may serve now: outside a transaction, and emptied first when anything
+   * changed since it was filled.
+   */
+  usable(): boolean {
+    if (this.db.inTransaction) return false;
+    const now = this.current();
+    if (!this.token || !same(this.token, now)) {
+      this.items.clear();
+      this.neighbours.clear();
+      this.token = now;
+    }
+    return true;
+  }
+
+  /**
+   * Records of `ids` in `space` (each a copy), reading only those not kept through `read`; in
+   * the order of `ids`, missing ones left out.
+   */
+  records(
+    space: string,
+    ids: readonly string[],
+    read: (missing: readonly string[]) => ItemRecord[],
+  ): ItemRecord[] {
+    const missing = ids.filter((id) => !this.items.has(key(space, id)));
+    if (missing.length > 0) {
+      const found = read(missing);
+      if (this.items.size + found.length > MAX_ENTRIES) this.items.clear();
+      for (const record of found) this.items.set(key(space, record.id), record);
+    }
+    return ids.flatMap((id) => {
+      const record = this.items.get(key(space, id));
+      return record ? [copy(record)] : [];
+    });
+  }
+
+  /**
+   * The session neighbours of each seed (within `window`, passing `filter`), reading only the
+   * seeds not kept through `read`, which answers for each seed it is given (none for a seed that
+   * is no turn).
+   */
+  sessionNeighbours(
+    filter: ItemFilter,
+    ids: readonly string[],
+    window: number,
+    read: (missing: readonly string[]) => Map<string, SessionTurn[]>,
+  ): SessionTurn[] {
+    const prefix = `${window}\u0000${JSON.stringify(filter)}\u0000`;
+    const missing = ids.filter((id) => !this.neighbours.has(prefix + id));
+    if (missing.length > 0) {
+      const found = read(missing);
+      if (this.neighbours.size + missing.length > MAX_ENTRIES) this.neighbours.clear();
+      for (const id of missing) this.neighbours.set(prefix + id, found.get(id) ?? []);
+    }
+    const out = new Map<string, SessionTurn>();
+    for (const id of ids)
+      for (const turn of this.neighbours.get(prefix + id) ?? []) out.set(turn.id, turn);
+    return [...out.values()];
+  }
+
+  /**
+   * Recall's access accounting, committed between `before` and `after`: applied to the kept
+   * records when the cache was current at `before`, so it stays valid; otherwise left to the
+   * next use to empty it.
+   */
+  accessed(
+    space: string,
+    counts: readonly AccessCount[],
+    before: ChangeToken,
+    after: ChangeToken,
+  ): void {
+    if (!this.token || !same(this.token, before)) return;
+    for (const c of counts) {
+      const record = this.items.get(key(space, c.id));
+      if (!record) continue;
+      record.access_count += c.count;
+      record.last_accessed_at = Math.max(record.last_accessed_at ?? c.at, c.at);
+    }
+    this.token = after;
+  }
+}
+
+function same(a: ChangeToken, b: ChangeToken): boolean {
+  return a.changes === b.changes && a.version === b.version;
+}
+
+function key(space: string, id: string): string {
+  return `${space}\u0000${id}`;
+}
+
+/** A record the caller may change without touching the kept one. */
+function copy(record: ItemRecord): ItemRecord {
+  return {
+    ...record,
+    tags: [...record.tags],
+    source: record.source ? { ...record.source } : null,
+    prior: record.prior ? { ...record.prior } : null,
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Recall's read cache on SQLite (src/store/sqlite/read-cache.ts): item records and session
+ * neighbours kept between recalls are never served once anything changed: a write of another
+ * connection, a write of this store through any path, a rolled-back write; recall's own access
+ * accounting is applied to the kept records; callers get copies.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { ReadCache } from '../src/store/sqlite/read-cache.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { draft, itemRecord } from './fixtures/store-records.js';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+const ACTIVE = { space: 'default', statuses: ['active', 'challenged'] } as const;
+
+async function conversation() {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-read-cache-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'engram.db');
+  const store = openSqliteStore({ path });
+  cleanups.push(() => store.close());
+  const created = await store.createItems(
+    Array.from({ length: 12 }, (_, n) =>
+      draft({ body: `turn ${n + 1}`, source: { session: 's', turn: n + 1 } }),
+    ),
+  );
+  const ids = created.map((o) => o.item.id);
+  // Another connection on the same file, as another process would hold.
+  const other = new Database(path);
+  cleanups.push(() => other.close());
+  return { store, ids, other, path };
+}
+
+const turns = (found: { turn: number }[]) => found.map((t) => t.turn).sort((a, b) => a - b);
+
+describe('the SQLite read cache', () => {
+  it('serves what a fresh read gives, and copies the caller may change', async () => {
+    const { store, ids } = await conversation();
+    const first = await store.getItems('default', [ids[0]!, ids[1]!]);
+    first[0]!.tags.push('changed');
+    first[0]!.body = 'changed';
+    const again = await store.getItems('default', [ids[1]!, ids[0]!, 'missing']);
+    expect(again.map((r) => r.body)).toEqual(['turn 2', 'turn 1']);
+    expect(again[1]!.tags).toEqual([]);
+    expect(turns(await store.sessionNeighbors!(ACTIVE, [ids[5]!], 2))).toEqual([4, 5, 6, 7, 8]);
+    expect(turns(await store.sessionNeighbors!(ACTIVE, [ids[5]!, ids[10]!], 1))).toEqual([
+      5, 6, 7, 10, 11, 12,
+    ]);
+  });
+
+  it("sees another connection's commit at once", async () => {
+    const { store, ids, other } = await conversation();
+    await store.getItems('default', [ids[3]!]);
+    expect(turns(await store.sessionNeighbors!(ACTIVE, [ids[5]!], 2))).toEqual([4, 5, 6, 7, 8]);
+    other.prepare("UPDATE items SET status = 'forgotten', body = 'gone' WHERE id = ?").run(ids[3]!);
+    const [record] = await store.getItems('default', [ids[3]!]);
+    expect(record).toMatchObject({ status: 'forgotten', body: 'gone' });
+    // A forgotten turn is no longer context.
+    expect(turns(await store.sessionNeighbors!(ACTIVE, [ids[5]!], 2))).toEqual([5, 6, 7, 8]);
+  });
+
+  it("sees the store's own writes, whatever the path", async () => {
+    const { store, ids } = await conversation();
+    expect(turns(await store.sessionNeighbors!(ACTIVE, [ids[11]!], 2))).toEqual([10, 11, 12]);
+    await store.getItems('default', [ids[11]!]);
+    // A new turn of the session, then a change of an item through the mutation path.
+    await store.createItems([draft({ body: 'turn 13', source: { session: 's', turn: 13 } })]);
+    expect(turns(await store.sessionNeighbors!(ACTIVE, [ids[11]!], 2))).toEqual([10, 11, 12, 13]);
+    await store.mutate('default', [ids[11]!], () => ({
+      changes: [{ id: ids[11]!, patch: { body: 'turn twelve', updated_at: 9_000 } }],
+    }));
+    const [record] = await store.getItems('default', [ids[11]!]);
+    expect(record!.body).toBe('turn twelve');
+  });
+
+  it('applies recall access counts to kept records, and drops them when another connection counted too', async () => {
+    const { store, ids, other } = await conversation();
+    await store.getItems('default', [ids[0]!, ids[1]!]);
+    await store.recordAccessCounts('default', [{ id: ids[0]!, count: 2, at: 5_000 }]);
+    const [counted] = await store.getItems('default', [ids[0]!]);
+    const row = other
+      .prepare('SELECT access_count, last_accessed_at FROM items WHERE id = ?')
+      .get(ids[0]!);
+    expect(row).toEqual({ access_count: 2, last_accessed_at: 5_000 });
+    expect(counted).toMatchObject({ access_count: 2, last_accessed_at: 5_000 });
+    other.prepare('UPDATE items SET access_count = access_count + 1 WHERE id = ?').run(ids[0]!);
+    await store.recordAccessCounts('default', [{ id: ids[0]!, count: 1, at: 6_000 }]);
+    const [both] = await store.getItems('default', [ids[0]!]);
+    expect(both).toMatchObject({ access_count: 4, last_accessed_at: 6_000 });
+  });
+});
+
+describe('ReadCache', () => {
+  function cacheOn() {
+    const db = new Database(':memory:');
+    cleanups.push(() => db.close());
+    db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT)');
+    db.prepare("INSERT INTO t VALUES ('a', 'one')").run();
+    const cache = new ReadCache(db as never);
+    const value = db.prepare('SELECT v FROM t WHERE id = ?').pluck();
+    const read = () =>
+      cache.records('default', ['a'], (missing) =>
+        missing.map((id) => itemRecord({ id, body: value.get(id) as string })),
+      );
+    return { db, cache, read };
+  }
+
+  it('is bypassed inside a transaction and emptied after a rolled-back write', () => {
+    const { db, cache, read } = cacheOn();
+    expect(cache.usable()).toBe(true);
+    expect(read()[0]).toMatchObject({ body: 'one' });
+    let inside: boolean | undefined;
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("UPDATE t SET v = 'two'").run();
+        inside = cache.usable();
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(inside).toBe(false);
+    // The rolled-back write still moved the token: the kept record is read again.
+    const before = cache.current();
+    expect(cache.usable()).toBe(true);
+    let fresh = 0;
+    cache.records('default', ['a'], (missing) => {
+      fresh += missing.length;
+      return [];
+    });
+    expect(fresh).toBe(1);
+    expect(cache.current()).toEqual(before);
+  });
+});
