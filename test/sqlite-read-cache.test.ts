@@ -82,6 +82,34 @@ describe('the SQLite read cache', () => {
     expect(record!.body).toBe('turn twelve');
   });
 
+  it('keeps write neighbours per seed and sees a new write next to them', async () => {
+    const { store } = await conversation();
+    const notes = (
+      await store.createItems(
+        Array.from({ length: 6 }, (_, n) =>
+          draft({ body: `note ${n + 1}`, created_at: 1_000 + n * 1_000 }),
+        ),
+      )
+    ).map((o) => o.item.id);
+    const bodies = (found: { body: string }[]) => found.map((t) => t.body).sort();
+    const around = () => store.writeNeighbors!(ACTIVE, [notes[1]!, notes[5]!], 1, 60_000);
+    expect(bodies(await around())).toEqual(['note 1', 'note 2', 'note 3', 'note 5', 'note 6']);
+    expect(bodies(await around())).toEqual(['note 1', 'note 2', 'note 3', 'note 5', 'note 6']);
+    // Far apart in time: no neighbour.
+    expect(await store.writeNeighbors!(ACTIVE, [notes[0]!], 1, 10)).toEqual([
+      expect.objectContaining({ body: 'note 1' }),
+    ]);
+    await store.createItems([draft({ body: 'note 7', created_at: 7_000 })]);
+    expect(bodies(await around())).toEqual([
+      'note 1',
+      'note 2',
+      'note 3',
+      'note 5',
+      'note 6',
+      'note 7',
+    ]);
+  });
+
   it('applies recall access counts to kept records, and drops them when another connection counted too', async () => {
     const { store, ids, other } = await conversation();
     await store.getItems('default', [ids[0]!, ids[1]!]);

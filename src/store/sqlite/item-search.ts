@@ -12,6 +12,7 @@ import {
   sessionNeighbors,
   sessionNeighborsBySeed,
   writeNeighbors,
+  writeNeighborsBySeed,
 } from './session-context.js';
 import type { StoreCore } from './store-core.js';
 
@@ -58,7 +59,7 @@ export async function sessionTurns(
   const { core, cache } = engines;
   return core.read(() =>
     cache.usable()
-      ? cache.sessionNeighbours(filter, ids, window, (missing) =>
+      ? cache.neighboursOf(`session ${window}`, filter, ids, (missing) =>
           sessionNeighborsBySeed(core, filter, missing, window),
         )
       : sessionNeighbors(core, filter, ids, window),
@@ -73,7 +74,14 @@ export async function writeTurns(
   window: number,
   gapMs: number,
 ): Promise<SessionTurn[]> {
-  return engines.core.read(() => writeNeighbors(engines.core, filter, ids, window, gapMs));
+  const { core, cache } = engines;
+  return core.read(() =>
+    cache.usable()
+      ? cache.neighboursOf(`write ${window} ${gapMs}`, filter, ids, (missing) =>
+          writeNeighborsBySeed(core, filter, missing, window, gapMs),
+        )
+      : writeNeighbors(core, filter, ids, window, gapMs),
+  );
 }
 
 /** The highest turn recorded for a session in a space, or null. */

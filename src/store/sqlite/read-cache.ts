@@ -1,6 +1,6 @@
 /**
- * Recall's reads kept in memory between recalls: item records by id and each seed's session
- * neighbours, valid while nothing in the database has changed. On a LoCoMo conversation these
+ * Recall's reads kept in memory between recalls: item records by id and each seed's session and
+ * write neighbours, valid while nothing in the database has changed. On a LoCoMo conversation these
  * reads were a third of a recall (bench/locomo/levers.md); most of them repeat from one recall to
  * the next while no memory is written.
  *
@@ -81,17 +81,17 @@ export class ReadCache {
   }
 
   /**
-   * The session neighbours of each seed (within `window`, passing `filter`), reading only the
-   * seeds not kept through `read`, which answers for each seed it is given (none for a seed that
-   * is no turn).
+   * The neighbouring turns of each seed (within `window` of its session or of its write order,
+   * as `lookup` names, passing `filter`), reading only the seeds not kept through `read`, which
+   * answers for each seed it is given (none for a seed that has no such neighbours).
    */
-  sessionNeighbours(
+  neighboursOf(
+    lookup: string,
     filter: ItemFilter,
     ids: readonly string[],
-    window: number,
     read: (missing: readonly string[]) => Map<string, SessionTurn[]>,
   ): SessionTurn[] {
-    const prefix = `${window}\u0000${JSON.stringify(filter)}\u0000`;
+    const prefix = `${lookup}\u0000${JSON.stringify(filter)}\u0000`;
     const missing = ids.filter((id) => !this.neighbours.has(prefix + id));
     if (missing.length > 0) {
       const found = read(missing);

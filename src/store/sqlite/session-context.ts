@@ -145,6 +145,43 @@ ORDER BY i.pk`;
   return rows.map((r) => ({ ...r, session: WRITE_ORDER }));
 }
 
+/**
+ * The write neighbours of each of `ids` apart (what `writeNeighbors` returns for it alone): one
+ * read of every seed's neighbours, then each seed's own found by key and time. Seeds with a
+ * session or of another kind have no entry.
+ */
+export function writeNeighborsBySeed(
+  core: StoreCore,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+  gapMs: number,
+): Map<string, SessionTurn[]> {
+  const out = new Map<string, SessionTurn[]>();
+  const rows = writeNeighbors(core, filter, ids, window, gapMs);
+  if (rows.length === 0) return out;
+  const seeds = core
+    .prepared(
+      `SELECT id, pk, created_at AS at FROM items
+       WHERE id IN (SELECT value FROM json_each(?)) AND +space = ?
+         AND json_extract(source, '$.session') IS NULL
+         AND kind IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(ids), filter.space, JSON.stringify(WRITE_ORDER_KINDS)) as {
+    id: string;
+    pk: number;
+    at: number;
+  }[];
+  for (const seed of seeds)
+    out.set(
+      seed.id,
+      rows.filter(
+        (t) => Math.abs(t.turn - seed.pk) <= window && Math.abs(t.at! - seed.at) <= gapMs,
+      ),
+    );
+  return out;
+}
+
 /** The highest turn of a session in a space (through `items_session_turn`), or null. */
 export function lastTurn(core: StoreCore, space: string, session: string): number | null {
   const row = core
