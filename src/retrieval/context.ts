@@ -65,10 +65,9 @@ export function spreadAlongSessions(
     const turns = sessions.get(p.session)!;
     let lent = 0;
     const reach = !score.has(p.id) && p.session.startsWith(WRITE_ORDER) ? 1 : options.window;
-    for (let d = 1; d <= reach; d++) {
-      const factor = Math.pow(options.decay, d - 1);
-      for (const t of [p.turn - d, p.turn + d])
-        for (const id of turns.get(t) ?? []) lent += factor * (score.get(id) ?? 0);
+    for (let d = 1, factor = 1; d <= reach; d++, factor *= options.decay) {
+      for (const id of turns.get(p.turn - d) ?? []) lent += factor * (score.get(id) ?? 0);
+      for (const id of turns.get(p.turn + d) ?? []) lent += factor * (score.get(id) ?? 0);
     }
     out.set(p.id, (score.get(p.id) ?? 0) + options.weight * lent);
   }

@@ -187,8 +187,8 @@ export async function recordAccessCounts(
   const rows = JSON.stringify(counts.map((c) => [c.id, c.count, c.at]));
   const [before, after] = await core.write(() => {
     const start = cache?.current();
-    core.db
-      .prepare(
+    core
+      .prepared(
         // `+space`: by id, not by a scan of the space's index.
         `UPDATE items SET access_count = access_count + a.n,
            last_accessed_at = max(coalesce(last_accessed_at, a.at), a.at)

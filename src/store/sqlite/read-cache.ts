@@ -31,7 +31,9 @@ export class ReadCache {
   private readonly tokenSql;
   private token: ChangeToken | null = null;
   private readonly items = new Map<string, ItemRecord>();
-  private readonly neighbours = new Map<string, SessionTurn[]>();
+  /** Neighbour lists by lookup and filter, then by seed id. */
+  private readonly neighbours = new Map<string, Map<string, SessionTurn[]>>();
+  private neighbourEntries = 0;
 
   constructor(private readonly db: SqliteDatabase) {
     this.tokenSql = db.prepare(
@@ -54,6 +56,7 @@ export class ReadCache {
     if (!this.token || !same(this.token, now)) {
       this.items.clear();
       this.neighbours.clear();
+      this.neighbourEntries = 0;
       this.token = now;
     }
     return true;
@@ -91,16 +94,23 @@ export class ReadCache {
     ids: readonly string[],
     read: (missing: readonly string[]) => Map<string, SessionTurn[]>,
   ): SessionTurn[] {
-    const prefix = `${lookup}\u0000${JSON.stringify(filter)}\u0000`;
-    const missing = ids.filter((id) => !this.neighbours.has(prefix + id));
+    const shape = `${lookup}\u0000${JSON.stringify(filter)}`;
+    let kept = this.neighbours.get(shape) ?? new Map<string, SessionTurn[]>();
+    this.neighbours.set(shape, kept);
+    const known = kept;
+    const missing = ids.filter((id) => !known.has(id));
     if (missing.length > 0) {
       const found = read(missing);
-      if (this.neighbours.size + missing.length > MAX_ENTRIES) this.neighbours.clear();
-      for (const id of missing) this.neighbours.set(prefix + id, found.get(id) ?? []);
+      if (this.neighbourEntries + missing.length > MAX_ENTRIES) {
+        this.neighbours.clear();
+        this.neighbours.set(shape, (kept = new Map()));
+        this.neighbourEntries = 0;
+      }
+      for (const id of missing) kept.set(id, found.get(id) ?? []);
+      this.neighbourEntries += missing.length;
     }
     const out = new Map<string, SessionTurn>();
-    for (const id of ids)
-      for (const turn of this.neighbours.get(prefix + id) ?? []) out.set(turn.id, turn);
+    for (const id of ids) for (const turn of kept.get(id) ?? []) out.set(turn.id, turn);
     return [...out.values()];
   }
 
