@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { ReadCache } from '../src/store/sqlite/read-cache.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { draft, itemRecord } from './fixtures/store-records.js';
+import { draft, itemRecord, MODEL, T0 } from './fixtures/store-records.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -108,6 +108,25 @@ describe('the SQLite read cache', () => {
       'note 6',
       'note 7',
     ]);
+  });
+
+  it("checks vector candidates against the filter again after another connection's commit", async () => {
+    const { store, other } = await conversation();
+    await store.publishModel(MODEL, 4, T0);
+    const vectors = [
+      [1, 0, 0, 0],
+      [0.9, 0.1, 0, 0],
+      [0, 1, 0, 0],
+    ].map((v) => Float32Array.from(v));
+    const ids = (
+      await store.createItems(vectors.map((v, n) => draft({ body: `vector ${n}` }, v)))
+    ).map((o) => o.item.id);
+    const query = Float32Array.from([1, 0, 0, 0]);
+    const top = async () => (await store.vectorSearch(ACTIVE, MODEL, query, 2)).map((h) => h.id);
+    expect(await top()).toEqual([ids[0], ids[1]]);
+    expect(await top()).toEqual([ids[0], ids[1]]);
+    other.prepare("UPDATE items SET status = 'forgotten' WHERE id = ?").run(ids[0]!);
+    expect(await top()).toEqual([ids[1], ids[2]]);
   });
 
   it('applies recall access counts to kept records, and drops them when another connection counted too', async () => {

@@ -9,6 +9,7 @@ import type { ScoredId, VectorSearchResult } from '../store.js';
 import { IndexFiles } from './ann-index.js';
 import { type AnnStatus, ModelAnn } from './ann-model.js';
 import type { SqliteDatabase } from './database.js';
+import type { ReadCache } from './read-cache.js';
 import { compileFilter } from './rows.js';
 import { Statements } from './statements.js';
 import { VectorCache, type VectorHit } from './vector-cache.js';
@@ -67,6 +68,8 @@ export class SqliteVectorSearch {
     private readonly db: SqliteDatabase,
     private readonly storePath: string,
     private readonly options: AnnOptions,
+    /** Filter checks of candidates kept between searches while nothing changes. */
+    private readonly readCache?: ReadCache,
   ) {
     this.sql = new Statements(db);
     this.inTransaction = db.transaction((filter, model, vector, limit) =>
@@ -96,7 +99,7 @@ export class SqliteVectorSearch {
     const code = cache.spaceCode(filter.space);
     if (code === undefined) return { hits: [] };
     const where = compileFilter(filter);
-    const keep = (hits: VectorHit[]) => this.keep(where, hits);
+    const keep = (hits: VectorHit[]) => this.keep(filter, where, hits);
     const wide = Math.max(limit * OVERFETCH, FETCH_MIN);
     const ann = this.worthIndex(cache, code) ? this.annFor(cache) : undefined;
     const first = ann
@@ -132,19 +135,24 @@ export class SqliteVectorSearch {
   }
 
   /** The candidates that pass the filter, by pk, with their ids. */
-  private keep(where: ReturnType<typeof compileFilter>, hits: VectorHit[]): Map<number, string> {
+  private keep(
+    filter: ItemFilter,
+    where: ReturnType<typeof compileFilter>,
+    hits: VectorHit[],
+  ): Map<number, string> {
     if (hits.length === 0) return new Map();
-    const rows = this.sql
-      .get(
-        // CROSS JOIN keeps this a primary-key lookup per candidate; left to itself the planner
-        // prefers the space index and scans the whole space.
-        `SELECT i.pk, i.id FROM json_each(@pks) j CROSS JOIN items i ON i.pk = j.value WHERE ${where.sql}`,
-      )
-      .all({ ...where.params, pks: JSON.stringify(hits.map((h) => h.pk)) }) as {
-      pk: number;
-      id: string;
-    }[];
-    return new Map(rows.map((r) => [r.pk, r.id]));
+    const pks = hits.map((h) => h.pk);
+    const read = (missing: readonly number[]) => {
+      const rows = this.sql
+        .get(
+          // CROSS JOIN keeps this a primary-key lookup per candidate; left to itself the planner
+          // prefers the space index and scans the whole space.
+          `SELECT i.pk, i.id FROM json_each(@pks) j CROSS JOIN items i ON i.pk = j.value WHERE ${where.sql}`,
+        )
+        .all({ ...where.params, pks: JSON.stringify(missing) }) as { pk: number; id: string }[];
+      return new Map(rows.map((r) => [r.pk, r.id]));
+    };
+    return this.readCache?.usable() ? this.readCache.allowed(filter, pks, read) : read(pks);
   }
 
   /** Every item that passes the filter and has a vector of the model (the exact path). */

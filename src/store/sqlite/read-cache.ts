@@ -8,7 +8,8 @@
  * `total_changes()` (rows this connection changed, whatever the code path, triggers and rolled
  * back writes included) and `PRAGMA data_version` (moves when any other connection, in this
  * process or another, commits). Any difference empties the cache. Inside a transaction the cache
- * is bypassed (it could otherwise keep rows a rollback undoes). The one write let through is
+ * serves only while its token is still current, and is never emptied and refilled there (it
+ * could otherwise keep rows a rollback undoes). The one write let through is
  * recall's own access accounting: when nothing else changed, it is applied to the kept records
  * (`accessed`) instead of emptying them, so recall after recall stays served.
  */
@@ -31,6 +32,9 @@ export class ReadCache {
   private readonly tokenSql;
   private token: ChangeToken | null = null;
   private readonly items = new Map<string, ItemRecord>();
+  /** Ids of the items passing a filter, by filter and key (null: it does not pass). */
+  private readonly passing = new Map<string, Map<number, string | null>>();
+  private passingEntries = 0;
   /** Neighbour lists by lookup and filter, then by seed id. */
   private readonly neighbours = new Map<string, Map<string, SessionTurn[]>>();
   private neighbourEntries = 0;
@@ -51,12 +55,16 @@ export class ReadCache {
    * changed since it was filled.
    */
   usable(): boolean {
-    if (this.db.inTransaction) return false;
     const now = this.current();
+    // Inside a transaction only a cache that is current serves (and fills): the transaction has
+    // changed nothing yet, so its reads are the committed rows the cache holds.
+    if (this.db.inTransaction) return this.token !== null && same(this.token, now);
     if (!this.token || !same(this.token, now)) {
       this.items.clear();
       this.neighbours.clear();
       this.neighbourEntries = 0;
+      this.passing.clear();
+      this.passingEntries = 0;
       this.token = now;
     }
     return true;
@@ -112,6 +120,38 @@ export class ReadCache {
     const out = new Map<string, SessionTurn>();
     for (const id of ids) for (const turn of kept.get(id) ?? []) out.set(turn.id, turn);
     return [...out.values()];
+  }
+
+  /**
+   * Which of the keys `pks` pass `filter`, with their ids, reading only the keys not kept through
+   * `read` (which returns those that pass).
+   */
+  allowed(
+    filter: ItemFilter,
+    pks: readonly number[],
+    read: (missing: readonly number[]) => Map<number, string>,
+  ): Map<number, string> {
+    const shape = JSON.stringify(filter);
+    let kept = this.passing.get(shape) ?? new Map<number, string | null>();
+    const known = kept;
+    const missing = pks.filter((pk) => !known.has(pk));
+    if (missing.length > 0) {
+      const found = read(missing);
+      if (this.passingEntries + missing.length > MAX_ENTRIES) {
+        this.passing.clear();
+        this.passingEntries = 0;
+        kept = new Map();
+      }
+      for (const pk of missing) kept.set(pk, found.get(pk) ?? null);
+      this.passingEntries += missing.length;
+    }
+    this.passing.set(shape, kept);
+    const out = new Map<number, string>();
+    for (const pk of pks) {
+      const id = kept.get(pk);
+      if (id) out.set(pk, id);
+    }
+    return out;
   }
 
   /**

@@ -109,13 +109,9 @@ export class SqliteStore implements Store {
     const db = (this.db = opened.db);
     this.schemaVersion = opened.schemaVersion;
     const core = (this.core = new StoreCore(db, path, retryMs, opened.schemaVersion));
-    this.vectorIndex = new SqliteVectorSearch(db, path, options.ann ?? ANN_DEFAULTS);
-    this.engines = {
-      core,
-      fts: new FtsSearch(db),
-      vectors: this.vectorIndex,
-      cache: new ReadCache(db),
-    };
+    const cache = new ReadCache(db);
+    this.vectorIndex = new SqliteVectorSearch(db, path, options.ann ?? ANN_DEFAULTS, cache);
+    this.engines = { core, fts: new FtsSearch(db), vectors: this.vectorIndex, cache };
     const assertOpen = () => core.assertOpen();
     this.lifecycle = new SqliteLifecycleStore({ db, path, retryMs, assertOpen });
     this.graph = new SqliteGraphStore({ db, path, retryMs, assertOpen });
