@@ -271,6 +271,50 @@ if (PG_URL) {
     });
   });
 
+  describe('the exact vector scan', () => {
+    it('ranks the nearest passing vectors first, also when most nearest ones belong to another space or fail the filter', async () => {
+      const { store, cleanup } = schemaStore();
+      try {
+        await store.publishModel(MODEL, 8, T0);
+        const random = seeded(4321);
+        const target = randomUnit(random, 8);
+        // The other space's vectors lie right around the query; this space's are spread out.
+        const near = (v: Float32Array) => {
+          const out = Float32Array.from(target, (x, i) => x + 0.05 * v[i]!);
+          const norm = Math.hypot(...out);
+          return out.map((x) => x / norm);
+        };
+        const drafts = [
+          ...Array.from({ length: 300 }, (_, n) =>
+            draft({ body: `mine ${n}`, tags: n < 3 ? ['rare'] : [] }, randomUnit(random, 8)),
+          ),
+          ...Array.from({ length: 300 }, (_, n) =>
+            draft({ body: `theirs ${n}`, space: 'other' }, near(randomUnit(random, 8))),
+          ),
+        ];
+        const created = await store.createItems(drafts);
+        const mine = created
+          .slice(0, 300)
+          .map((o, i) => ({ id: o.item.id, vector: drafts[i]!.vector!.vector! }));
+        const top = async (filter: ItemFilter, limit: number) =>
+          (await store.vectorSearch(filter, MODEL, target, limit)).map((h) => h.id);
+        expect(await top(ALL, 10)).toEqual(rankByCosine(mine, target).slice(0, 10));
+        expect(await top({ ...ALL, tags: ['rare'] }, 10)).toEqual(
+          rankByCosine(mine.slice(0, 3), target),
+        );
+        const other = created.slice(300).map((o, i) => ({
+          id: o.item.id,
+          vector: drafts[300 + i]!.vector!.vector!,
+        }));
+        expect(await top({ ...ALL, space: 'other' }, 20)).toEqual(
+          rankByCosine(other, target).slice(0, 20),
+        );
+      } finally {
+        await cleanup();
+      }
+    });
+  });
+
   describe('the HNSW channel', () => {
     async function population(
       count: number,

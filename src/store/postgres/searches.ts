@@ -48,7 +48,7 @@ export async function vectorSearch(
           }, 'read');
     if (ann) return ann;
   }
-  return exactSearch(ctx.db, filter, model, vector, limit);
+  return exactSearch(ctx.db, filter, model, vector, limit, count);
 }
 
 /** Conversation turns around the given items (recall's session context). */

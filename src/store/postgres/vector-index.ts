@@ -93,17 +93,38 @@ function candidateSql(filter: ItemFilter, model: string, query: Float32Array, pa
   return { from, q, dimension };
 }
 
-/** Exact top candidates: a scan ordered by pgvector's distance, then float64 re-scoring. */
+/** How many of the nearest vectors the exact scan checks against the filter, per row it needs. */
+const NEAREST_FETCH = 2;
+
+/**
+ * Exact top candidates: a scan ordered by pgvector's distance, then float64 re-scoring. When the
+ * space holds more vectors than it reads, distances come from the vectors alone and only the
+ * nearest are checked against the filter (a key lookup each): joining every vector to its item
+ * first hashed the whole table (18 -> 8 ms server time on 10k items). When too few of them pass
+ * (a selective filter, vectors of other spaces), the joined scan answers.
+ */
 export async function exactSearch(
   db: Queryable,
   filter: ItemFilter,
   model: string,
   query: Float32Array,
   limit: number,
+  spaceVectors = Infinity,
 ): Promise<ScoredId[]> {
+  const margin = limit + 8;
+  const fetch = margin * NEAREST_FETCH;
+  if (spaceVectors > fetch) {
+    const params = new Params();
+    const q = params.add(vectorText(query));
+    const where = compileFilter(filter, params);
+    const rows = await db.query<Candidate>(
+      `SELECT i.id, i.pk, vector_send(c.embedding) AS vec FROM (SELECT v.item_pk, v.embedding, v.embedding <=> ${q}::vector AS distance FROM vectors v WHERE v.model = ${pgDriver().escapeLiteral(model)} AND v.dimension = ${query.length} AND v.embedding IS NOT NULL ORDER BY distance, v.item_pk LIMIT ${params.add(fetch)}) c JOIN items i ON i.pk = c.item_pk WHERE ${where} ORDER BY c.distance, c.item_pk LIMIT ${params.add(margin)}`,
+      params.values,
+    );
+    if (rows.length >= margin) return rescore(rows, query, limit);
+  }
   const params = new Params();
   const { from, q } = candidateSql(filter, model, query, params);
-  const margin = limit + 8;
   // The vectors' wire form is made for the best rows only: selected beside the sort, it would be
   // computed for every row scanned (most of an exact scan's time).
   const rows = await db.query<Candidate>(
