@@ -147,6 +147,35 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
     expect(calls).toHaveLength(9);
   });
 
+  it('answers a store known to be small in one statement, with the scores counting first gives', async () => {
+    const store = await fill();
+    const calls: string[] = [];
+    const counting = {
+      query: <R>(sql: string, params?: unknown[]) => {
+        calls.push(sql.trimStart().slice(0, 16));
+        return store.query(sql, params) as Promise<R[]>;
+      },
+    };
+    const small = new PgKeywordSearch({ ...PG_KEYWORD_PLAN, planMinRows: Infinity });
+    // The first search counts (the store's size is not known yet): two statements.
+    await small.search(counting, all(), ['heron'], 5);
+    expect(calls).toHaveLength(2);
+    const random = seeded(11);
+    for (let q = 0; q < 20; q++) {
+      const terms = [WORDS[q % WORDS.length]!, `w${Math.floor(random() * 400)}`, 'team', 'the'];
+      if (q % 4 === 1) terms.push('nowhere');
+      const filter = q % 3 === 0 ? all({ tags: ['rare'] }) : all();
+      const before = calls.length;
+      const got = await small.search(counting, filter, terms, 10);
+      expect(calls.length - before).toBe(1);
+      expect(got.length).toBeGreaterThan(0);
+      // A fresh searcher counts first, then ranks: the same hits, the same scores bit for bit.
+      expect(got).toEqual(await plain().search(store, filter, terms, 10));
+    }
+    expect(await small.search(counting, all(), ['the', 'and'], 5)).toEqual([]);
+    expect(await small.search(counting, all(), ['nowhere', 'unheard'], 5)).toEqual([]);
+  });
+
   it('takes stop words, NUL and query syntax as plain text on both paths', async () => {
     const store = await fill();
     const planned = teamCommon();

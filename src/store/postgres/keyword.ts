@@ -61,6 +61,21 @@ const COUNTS = `SELECT coalesce(json_agg(json_build_array(s.t, CASE WHEN numnode
     THEN (SELECT count(*) FROM items x WHERE x.search @@ s.q) END)), '[]')
   FROM (SELECT t, plainto_tsquery('english', t) AS q FROM unnest($1::text[]) AS t) s`;
 
+/** idf(t) from the SQL expressions of N and df (see the file header), computed by the server. */
+function idf(n: string, df: string): string {
+  return `ln(1 + (GREATEST(${n}, ${df}) - ${df} + 0.5) / (${df} + 0.5))`;
+}
+
+/** ts_rank of the row's tsvector for a tsquery SQL expression. */
+function rank(q: string): string {
+  return `ts_rank('{0, 0.5, 0.5, 1}', i.search, ${q}, 1)`;
+}
+
+/** Terms in one fixed order (by text), so every plan adds a row's term scores up alike. */
+function byTerm<T extends { term: string }>(terms: readonly T[]): T[] {
+  return [...terms].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+}
+
 /** The keyword channel of one PostgreSQL store, with its cache of term frequencies. */
 export class PgKeywordSearch {
   private readonly df = new Map<string, { df: Frequency; rows: number }>();
@@ -81,6 +96,10 @@ export class PgKeywordSearch {
       Boolean,
     );
     if (clean.length === 0 || limit <= 0) return [];
+    const seen = this.rowsSeen;
+    // A store known to be small (its estimate is fresh): one statement counts and ranks.
+    if (seen && Date.now() - seen.at < this.plan.rowsTtlMs && seen.n < this.plan.planMinRows)
+      return this.small(db, filter, clean, limit);
     const { rows, df } = await this.frequencies(db, clean);
     const live = clean
       .filter((t) => df.get(t) !== null)
@@ -92,11 +111,11 @@ export class PgKeywordSearch {
 
     const params = new Params();
     const query = (term: string) => `plainto_tsquery('english', ${params.add(term, '::text')})`;
-    const score = live
-      .map(({ term, df: n }) => {
+    const n = params.add(rows, '::float8');
+    const score = byTerm(live)
+      .map(({ term, df: count }) => {
         const q = query(term);
-        const idf = Math.log(1 + (Math.max(rows, n) - n + 0.5) / (n + 0.5));
-        return `CASE WHEN i.search @@ ${q} THEN ${params.add(idf, '::float8')} * ts_rank('{0, 0.5, 0.5, 1}', i.search, ${q}, 1) ELSE 0 END`;
+        return `CASE WHEN i.search @@ ${q} THEN ${idf(n, params.add(count, '::float8'))} * ${rank(q)} ELSE 0 END`;
       })
       .join(' + ');
     const match = candidates.map(({ term }) => query(term)).join(' || ');
@@ -106,6 +125,50 @@ WHERE i.search @@ (${match}) AND ${where}
 ORDER BY score DESC, i.pk
 LIMIT ${params.add(limit)}`;
     const found = await db.query<{ id: string; score: number }>(sql, params.values);
+    return found.map((r) => ({ id: r.id, score: Number(r.score) }));
+  }
+
+  /**
+   * A small store's exact search in one statement: the rows holding any term are read once,
+   * each term's document frequency counted over them (window counts: every row holding a term
+   * holds one of the terms), the filter applied after. Counting each term apart before ranking
+   * read those rows twice (4.6 of 8.4 ms on 10k items). Scores are the other plan's bit for bit
+   * (the same expression, terms in the same order).
+   */
+  private async small(
+    db: Queryable,
+    filter: ItemFilter,
+    terms: readonly string[],
+    limit: number,
+  ): Promise<ScoredId[]> {
+    const params = new Params();
+    const ordered = byTerm(terms.map((term) => ({ term })));
+    const qs = ordered.map(
+      ({ term }, k) => `plainto_tsquery('english', ${params.add(term, '::text')}) AS q${k}`,
+    );
+    const ranks = ordered.map(
+      (_, k) =>
+        `CASE WHEN i.search @@ t.q${k} THEN ${rank(`t.q${k}`)} END AS r${k}, count(*) FILTER (WHERE i.search @@ t.q${k}) OVER () AS df${k}`,
+    );
+    const score = ordered
+      .map(
+        (_, k) =>
+          `CASE WHEN m.r${k} IS NOT NULL THEN ${idf('e.n', `m.df${k}::float8`)} * m.r${k} ELSE 0 END`,
+      )
+      .join(' + ');
+    const where = compileFilter(filter, params);
+    const sql = `WITH t AS MATERIALIZED (SELECT ${qs.join(', ')}),
+e AS (SELECT CASE WHEN c.reltuples > 0 THEN c.reltuples::float8
+  ELSE (SELECT count(*)::float8 FROM items) END AS n FROM pg_class c WHERE c.oid = 'items'::regclass)
+SELECT m.id, ${score} AS score, e.n AS rows FROM (
+  SELECT i.id, i.pk, (${where}) IS TRUE AS keep, ${ranks.join(', ')}
+  FROM items i, t WHERE i.search @@ (${ordered.map((_, k) => `t.q${k}`).join(' || ')})
+) m, e
+WHERE m.keep
+ORDER BY score DESC, m.pk
+LIMIT ${params.add(limit)}`;
+    const found = await db.query<{ id: string; score: number; rows: number }>(sql, params.values);
+    if (found[0]) this.rowsSeen = { n: Number(found[0].rows), at: Date.now() };
     return found.map((r) => ({ id: r.id, score: Number(r.score) }));
   }
 
