@@ -161,6 +161,43 @@ describe('ReadCache', () => {
     return { db, cache, read };
   }
 
+  it('answers whole when a full map is emptied in the middle of a call', () => {
+    const db = new Database(':memory:');
+    cleanups.push(() => db.close());
+    const cache = new ReadCache(db as never, 3);
+    expect(cache.usable()).toBe(true);
+    const record = (id: string) => itemRecord({ id, body: id });
+    const records = (ids: string[]) =>
+      cache.records('default', ids, (missing) => missing.map(record)).map((r) => r.id);
+    expect(records(['a', 'b'])).toEqual(['a', 'b']);
+    // Two kept, two read: the map overflows and is emptied, the answer still holds all four.
+    expect(records(['a', 'b', 'c', 'd'])).toEqual(['a', 'b', 'c', 'd']);
+    const turn = (id: string) => ({ id, session: 's', turn: 1, body: id });
+    const near = (ids: string[]) =>
+      cache
+        .neighboursOf(
+          'session 1',
+          ACTIVE as never,
+          ids,
+          (missing) => new Map(missing.map((id) => [id, [turn(`${id}'`)]])),
+        )
+        .map((t) => t.id)
+        .sort();
+    expect(near(['a', 'b'])).toEqual(["a'", "b'"]);
+    expect(near(['a', 'b', 'c', 'd'])).toEqual(["a'", "b'", "c'", "d'"]);
+    const allowed = (pks: number[]) => [
+      ...cache
+        .allowed(
+          ACTIVE as never,
+          pks,
+          (missing) => new Map(missing.filter((pk) => pk % 2).map((pk) => [pk, `id${pk}`])),
+        )
+        .keys(),
+    ];
+    expect(allowed([1, 2])).toEqual([1]);
+    expect(allowed([1, 2, 3, 4, 5])).toEqual([1, 3, 5]);
+  });
+
   it('is bypassed inside a transaction and emptied after a rolled-back write', () => {
     const { db, cache, read } = cacheOn();
     expect(cache.usable()).toBe(true);

@@ -1,17 +1,19 @@
 /**
- * Recall's reads kept in memory between recalls: item records by id and each seed's session and
- * write neighbours, valid while nothing in the database has changed. On a LoCoMo conversation these
- * reads were a third of a recall (bench/locomo/levers.md); most of them repeat from one recall to
- * the next while no memory is written.
+ * Recall's reads kept in memory between recalls: item records by id, each seed's session and
+ * write neighbours, and whether a vector candidate passes a filter; valid while nothing in the
+ * database has changed. On a LoCoMo conversation these reads were a third of a recall
+ * (bench/locomo/levers.md); most of them repeat from one recall to the next while no memory is
+ * written.
  *
  * Nothing stale is ever served: every use first compares the connection's change token, SQLite's
  * `total_changes()` (rows this connection changed, whatever the code path, triggers and rolled
  * back writes included) and `PRAGMA data_version` (moves when any other connection, in this
  * process or another, commits). Any difference empties the cache. Inside a transaction the cache
  * serves only while its token is still current, and is never emptied and refilled there (it
- * could otherwise keep rows a rollback undoes). The one write let through is
- * recall's own access accounting: when nothing else changed, it is applied to the kept records
- * (`accessed`) instead of emptying them, so recall after recall stays served.
+ * could otherwise keep rows a rollback undoes). Each map is bounded (emptied wholesale when
+ * full). The one write let through is recall's own access accounting: when nothing else
+ * changed, it is applied to the kept records (`accessed`) instead of emptying them, so recall
+ * after recall stays served.
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import type { ItemRecord } from '../../domain/records.js';
@@ -25,7 +27,7 @@ export interface ChangeToken {
 }
 
 /** Entries per map before it is emptied wholesale (refilling is one query). */
-const MAX_ENTRIES = 20_000;
+const MAX_ENTRIES_DEFAULT = 20_000;
 
 /** The cache of one connection. */
 export class ReadCache {
@@ -39,7 +41,10 @@ export class ReadCache {
   private readonly neighbours = new Map<string, Map<string, SessionTurn[]>>();
   private neighbourEntries = 0;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly maxEntries = MAX_ENTRIES_DEFAULT,
+  ) {
     this.tokenSql = db.prepare(
       'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version',
     );
@@ -51,13 +56,13 @@ export class ReadCache {
   }
 
   /**
-   * Whether the cache may serve now: outside a transaction, and emptied first when anything
-   * changed since it was filled.
+   * Whether the cache may serve now. Outside a transaction it always may, emptied first when
+   * anything changed since it was filled; inside one only while it is current (the transaction
+   * has changed nothing yet, so its reads are the committed rows the cache holds), and it is
+   * never emptied there.
    */
   usable(): boolean {
     const now = this.current();
-    // Inside a transaction only a cache that is current serves (and fills): the transaction has
-    // changed nothing yet, so its reads are the committed rows the cache holds.
     if (this.db.inTransaction) return this.token !== null && same(this.token, now);
     if (!this.token || !same(this.token, now)) {
       this.items.clear();
@@ -79,14 +84,23 @@ export class ReadCache {
     ids: readonly string[],
     read: (missing: readonly string[]) => ItemRecord[],
   ): ItemRecord[] {
-    const missing = ids.filter((id) => !this.items.has(key(space, id)));
+    const got = new Map<string, ItemRecord>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const record = this.items.get(key(space, id));
+      if (record) got.set(id, record);
+      else missing.push(id);
+    }
     if (missing.length > 0) {
       const found = read(missing);
-      if (this.items.size + found.length > MAX_ENTRIES) this.items.clear();
-      for (const record of found) this.items.set(key(space, record.id), record);
+      if (this.items.size + found.length > this.maxEntries) this.items.clear();
+      for (const record of found) {
+        this.items.set(key(space, record.id), record);
+        got.set(record.id, record);
+      }
     }
     return ids.flatMap((id) => {
-      const record = this.items.get(key(space, id));
+      const record = got.get(id);
       return record ? [copy(record)] : [];
     });
   }
@@ -104,21 +118,28 @@ export class ReadCache {
   ): SessionTurn[] {
     const shape = `${lookup}\u0000${JSON.stringify(filter)}`;
     let kept = this.neighbours.get(shape) ?? new Map<string, SessionTurn[]>();
-    this.neighbours.set(shape, kept);
-    const known = kept;
-    const missing = ids.filter((id) => !known.has(id));
+    const out = new Map<string, SessionTurn>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const turns = kept.get(id);
+      if (turns) for (const turn of turns) out.set(turn.id, turn);
+      else missing.push(id);
+    }
     if (missing.length > 0) {
       const found = read(missing);
-      if (this.neighbourEntries + missing.length > MAX_ENTRIES) {
+      if (this.neighbourEntries + missing.length > this.maxEntries) {
         this.neighbours.clear();
-        this.neighbours.set(shape, (kept = new Map()));
         this.neighbourEntries = 0;
+        kept = new Map();
       }
-      for (const id of missing) kept.set(id, found.get(id) ?? []);
+      for (const id of missing) {
+        const turns = found.get(id) ?? [];
+        kept.set(id, turns);
+        for (const turn of turns) out.set(turn.id, turn);
+      }
       this.neighbourEntries += missing.length;
     }
-    const out = new Map<string, SessionTurn>();
-    for (const id of ids) for (const turn of kept.get(id) ?? []) out.set(turn.id, turn);
+    this.neighbours.set(shape, kept);
     return [...out.values()];
   }
 
@@ -133,24 +154,28 @@ export class ReadCache {
   ): Map<number, string> {
     const shape = JSON.stringify(filter);
     let kept = this.passing.get(shape) ?? new Map<number, string | null>();
-    const known = kept;
-    const missing = pks.filter((pk) => !known.has(pk));
+    const out = new Map<number, string>();
+    const missing: number[] = [];
+    for (const pk of pks) {
+      const id = kept.get(pk);
+      if (id === undefined) missing.push(pk);
+      else if (id !== null) out.set(pk, id);
+    }
     if (missing.length > 0) {
       const found = read(missing);
-      if (this.passingEntries + missing.length > MAX_ENTRIES) {
+      if (this.passingEntries + missing.length > this.maxEntries) {
         this.passing.clear();
         this.passingEntries = 0;
         kept = new Map();
       }
-      for (const pk of missing) kept.set(pk, found.get(pk) ?? null);
+      for (const pk of missing) {
+        const id = found.get(pk) ?? null;
+        kept.set(pk, id);
+        if (id !== null) out.set(pk, id);
+      }
       this.passingEntries += missing.length;
     }
     this.passing.set(shape, kept);
-    const out = new Map<number, string>();
-    for (const pk of pks) {
-      const id = kept.get(pk);
-      if (id) out.set(pk, id);
-    }
     return out;
   }
 
