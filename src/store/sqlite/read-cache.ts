@@ -108,7 +108,8 @@ export class ReadCache {
   /**
    * The neighbouring turns of each seed (within `window` of its session or of its write order,
    * as `lookup` names, passing `filter`), reading only the seeds not kept through `read`, which
-   * answers for each seed it is given (none for a seed that has no such neighbours).
+   * answers for each seed it is given (none for a seed that has no such neighbours); each turn
+   * once, by session and turn.
    */
   neighboursOf(
     lookup: string,
@@ -140,7 +141,13 @@ export class ReadCache {
       this.neighbourEntries += missing.length;
     }
     this.neighbours.set(shape, kept);
-    return [...out.values()];
+    // In the order the store answers: by session, then turn (write neighbours: write order).
+    return [...out.values()].sort(
+      (a, b) =>
+        (a.session < b.session ? -1 : a.session > b.session ? 1 : 0) ||
+        a.turn - b.turn ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
   }
 
   /**

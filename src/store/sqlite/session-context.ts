@@ -15,6 +15,43 @@ CREATE INDEX IF NOT EXISTS items_session_turn
 `;
 
 /**
+ * The neighbour query: seeds' windows merged into disjoint turn ranges first (a window function
+ * over each session's seeds), so each neighbour row is read once and needs no DISTINCT (on a
+ * LoCoMo conversation the seeds' windows overlap about three times over: 2.4 -> 1.6 ms a recall).
+ * CROSS JOIN keeps the ranges outside: each is one probe of the session-turn index. With
+ * `seeds`, the seeds' own positions follow, marked `seed = 1` (the neighbours `seed = 0`).
+ */
+function neighbourSql(where: string, seeds: boolean): string {
+  return `
+WITH seedrows AS (
+  SELECT id, json_extract(source, '$.session') AS session, json_extract(source, '$.turn') AS turn
+  FROM items
+  WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
+    AND json_type(source, '$.session') = 'text' AND json_type(source, '$.turn') = 'integer'
+), seeds AS (
+  SELECT DISTINCT session, turn FROM seedrows
+), starts AS (
+  SELECT session, turn,
+    coalesce(turn - lag(turn) OVER (PARTITION BY session ORDER BY turn) > 2 * @window + 1, 1) AS starts
+  FROM seeds
+), runs AS (
+  SELECT session, turn, sum(starts) OVER (PARTITION BY session ORDER BY turn) AS run FROM starts
+), ranges AS (
+  SELECT session, min(turn) - @window AS lo, max(turn) + @window AS hi
+  FROM runs GROUP BY session, run
+)
+SELECT ${seeds ? '0 AS seed, ' : ''}i.id AS id, ranges.session AS session,
+  json_extract(i.source, '$.turn') AS turn, i.body AS body
+FROM ranges CROSS JOIN items i
+  ON i.space = @f_space
+  AND json_extract(i.source, '$.session') = ranges.session
+  AND json_extract(i.source, '$.turn') BETWEEN ranges.lo AND ranges.hi
+WHERE json_extract(i.source, '$.session') IS NOT NULL
+  AND json_type(i.source, '$.turn') = 'integer'
+  AND ${where}${seeds ? '\nUNION ALL SELECT 1, id, session, turn, NULL FROM seedrows' : ''}`;
+}
+
+/**
  * Positions of `ids` that are conversation turns, plus every item passing `filter` within
  * `window` turns of one of them in the same session. Seeds need not pass the filter (they come
  * from recall's candidates, which did); neighbours must, so hidden items never become context.
@@ -27,52 +64,21 @@ export function sessionNeighbors(
 ): SessionTurn[] {
   if (ids.length === 0 || !(window >= 0)) return [];
   const where = compileFilter(filter);
-  // Seeds' windows are merged into disjoint turn ranges first (a window function over each
-  // session's seeds), so each neighbour row is read once and needs no DISTINCT: on a LoCoMo
-  // conversation the seeds' windows overlap about three times over (2.4 -> 1.6 ms a recall).
-  // CROSS JOIN keeps the ranges outside: each is one probe of the session-turn index.
-  const sql = `
-WITH seeds AS (
-  SELECT DISTINCT json_extract(source, '$.session') AS session, json_extract(source, '$.turn') AS turn
-  FROM items
-  WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
-    AND json_type(source, '$.session') = 'text' AND json_type(source, '$.turn') = 'integer'
-), starts AS (
-  SELECT session, turn,
-    coalesce(turn - lag(turn) OVER (PARTITION BY session ORDER BY turn) > 2 * @window + 1, 1) AS starts
-  FROM seeds
-), runs AS (
-  SELECT session, turn, sum(starts) OVER (PARTITION BY session ORDER BY turn) AS run FROM starts
-), ranges AS (
-  SELECT session, min(turn) - @window AS lo, max(turn) + @window AS hi
-  FROM runs GROUP BY session, run
-)
-SELECT i.id AS id, ranges.session AS session, json_extract(i.source, '$.turn') AS turn,
-  i.body AS body
-FROM ranges CROSS JOIN items i
-  ON i.space = @f_space
-  AND json_extract(i.source, '$.session') = ranges.session
-  AND json_extract(i.source, '$.turn') BETWEEN ranges.lo AND ranges.hi
-WHERE json_extract(i.source, '$.session') IS NOT NULL
-  AND json_type(i.source, '$.turn') = 'integer'
-  AND ${where.sql}`;
   // Compiled once per filter shape (the filter's values are bound): compiling took as long as
   // running it on a LoCoMo conversation.
-  const rows = core
-    .prepared(sql)
-    .all({ ...where.params, ids: JSON.stringify(ids), window: Math.floor(window) }) as {
-    id: string;
-    session: string;
-    turn: number;
-    body: string;
-  }[];
-  return rows;
+  return core
+    .prepared(neighbourSql(where.sql, false))
+    .all({
+      ...where.params,
+      ids: JSON.stringify(ids),
+      window: Math.floor(window),
+    }) as SessionTurn[];
 }
 
 /**
- * The session neighbours of each of `ids` apart (what `sessionNeighbors` returns for it alone):
- * one read of every seed's neighbours, then each seed's own found by position. Seeds that are no
- * turn have no entry.
+ * The session neighbours of each of `ids` apart (what `sessionNeighbors` returns for it alone),
+ * from the same one statement, which also gives the seeds' positions. Seeds that are no turn
+ * have no entry.
  */
 export function sessionNeighborsBySeed(
   core: StoreCore,
@@ -81,34 +87,98 @@ export function sessionNeighborsBySeed(
   window: number,
 ): Map<string, SessionTurn[]> {
   const out = new Map<string, SessionTurn[]>();
-  const rows = sessionNeighbors(core, filter, ids, window);
-  if (rows.length === 0) return out;
-  const seeds = core
-    .prepared(
-      `SELECT id, json_extract(source, '$.session') AS session, json_extract(source, '$.turn') AS turn
-       FROM items WHERE id IN (SELECT value FROM json_each(?)) AND +space = ?
-         AND json_type(source, '$.session') = 'text' AND json_type(source, '$.turn') = 'integer'`,
-    )
-    .all(JSON.stringify(ids), filter.space) as { id: string; session: string; turn: number }[];
+  if (ids.length === 0 || !(window >= 0)) return out;
+  const where = compileFilter(filter);
+  const rows = core
+    .prepared(neighbourSql(where.sql, true))
+    .all({
+      ...where.params,
+      ids: JSON.stringify(ids),
+      window: Math.floor(window),
+    }) as (SessionTurn & {
+    seed: number;
+  })[];
   const bySession = new Map<string, SessionTurn[]>();
-  for (const row of rows) {
-    const list = bySession.get(row.session);
-    if (list) list.push(row);
-    else bySession.set(row.session, [row]);
+  const seeds: SessionTurn[] = [];
+  for (const { seed, ...turn } of rows) {
+    if (seed === 1) seeds.push(turn);
+    else {
+      const list = bySession.get(turn.session);
+      if (list) list.push(turn);
+      else bySession.set(turn.session, [turn]);
+    }
   }
+  for (const list of bySession.values()) list.sort((a, b) => a.turn - b.turn);
   for (const seed of seeds)
     out.set(
       seed.id,
-      (bySession.get(seed.session) ?? []).filter((t) => Math.abs(t.turn - seed.turn) <= window),
+      within(bySession.get(seed.session) ?? [], seed.turn - window, seed.turn + window),
     );
   return out;
+}
+
+/** The turns of a list sorted by turn that lie in [lo, hi]. */
+function within(sorted: readonly SessionTurn[], lo: number, hi: number): SessionTurn[] {
+  let a = 0;
+  let b = sorted.length;
+  while (a < b) {
+    const mid = (a + b) >> 1;
+    if (sorted[mid]!.turn < lo) a = mid + 1;
+    else b = mid;
+  }
+  const out: SessionTurn[] = [];
+  for (let i = a; i < sorted.length && sorted[i]!.turn <= hi; i++) out.push(sorted[i]!);
+  return out;
+}
+
+/**
+ * The write-neighbour query. Neighbours come through the primary key: seeds first (CROSS JOIN),
+ * and no index of the space, whose scan would read every item of it per seed. With `perSeed`,
+ * one row per seed and neighbour, named by `seed` (no DISTINCT).
+ */
+function writeSql(where: string, perSeed: boolean): string {
+  return `
+WITH seeds AS (
+  SELECT id AS seed_id, pk AS seed_pk, created_at AS seed_at FROM items
+  WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
+    AND json_extract(source, '$.session') IS NULL
+    AND kind IN (SELECT value FROM json_each(@kinds))
+)
+SELECT ${perSeed ? 'seeds.seed_id AS seed,' : 'DISTINCT'} i.id AS id, i.pk AS turn, i.body AS body,
+  i.created_at AS at
+FROM seeds CROSS JOIN items AS i NOT INDEXED
+  ON i.pk BETWEEN seeds.seed_pk - @window AND seeds.seed_pk + @window
+  AND i.space = @f_space
+  AND json_extract(i.source, '$.session') IS NULL
+  AND i.kind IN (SELECT value FROM json_each(@kinds))
+  AND abs(i.created_at - seeds.seed_at) <= @gap
+WHERE ${where}
+ORDER BY i.pk`;
+}
+
+/** The write-neighbour query's rows. */
+function writeRows<R>(
+  core: StoreCore,
+  filter: ItemFilter,
+  ids: readonly string[],
+  window: number,
+  gapMs: number,
+  perSeed: boolean,
+): R[] {
+  const where = compileFilter(filter);
+  return core.prepared(writeSql(where.sql, perSeed)).all({
+    ...where.params,
+    ids: JSON.stringify(ids),
+    window: Math.floor(window),
+    gap: gapMs,
+    kinds: JSON.stringify(WRITE_ORDER_KINDS),
+  }) as R[];
 }
 
 /**
  * Write neighbours (Store.writeNeighbors): for each of `ids` without a session and of a kind of
  * WRITE_ORDER_KINDS, itself and the alike items of its space within `window` rowids of it, created
- * at most `gapMs` apart, passing `filter`; the rowid is the turn. Neighbours come through the primary key: seeds first
- * (CROSS JOIN), and no index of the space, whose scan would read every item of it per seed.
+ * at most `gapMs` apart, passing `filter`; the rowid is the turn.
  */
 export function writeNeighbors(
   core: StoreCore,
@@ -118,37 +188,13 @@ export function writeNeighbors(
   gapMs: number,
 ): SessionTurn[] {
   if (ids.length === 0 || !(window >= 1) || !(gapMs >= 0)) return [];
-  const where = compileFilter(filter);
-  const sql = `
-WITH seeds AS (
-  SELECT pk AS seed_pk, created_at AS seed_at FROM items
-  WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
-    AND json_extract(source, '$.session') IS NULL
-    AND kind IN (SELECT value FROM json_each(@kinds))
-)
-SELECT DISTINCT i.id AS id, i.pk AS turn, i.body AS body, i.created_at AS at
-FROM seeds CROSS JOIN items AS i NOT INDEXED
-  ON i.pk BETWEEN seeds.seed_pk - @window AND seeds.seed_pk + @window
-  AND i.space = @f_space
-  AND json_extract(i.source, '$.session') IS NULL
-  AND i.kind IN (SELECT value FROM json_each(@kinds))
-  AND abs(i.created_at - seeds.seed_at) <= @gap
-WHERE ${where.sql}
-ORDER BY i.pk`;
-  const rows = core.prepared(sql).all({
-    ...where.params,
-    ids: JSON.stringify(ids),
-    window: Math.floor(window),
-    gap: gapMs,
-    kinds: JSON.stringify(WRITE_ORDER_KINDS),
-  }) as { id: string; turn: number; body: string; at: number }[];
+  const rows = writeRows<Omit<SessionTurn, 'session'>>(core, filter, ids, window, gapMs, false);
   return rows.map((r) => ({ ...r, session: WRITE_ORDER }));
 }
 
 /**
- * The write neighbours of each of `ids` apart (what `writeNeighbors` returns for it alone): one
- * read of every seed's neighbours, then each seed's own found by key and time. Seeds with a
- * session or of another kind have no entry.
+ * The write neighbours of each of `ids` apart (what `writeNeighbors` returns for it alone), from
+ * one statement. Seeds with a session or of another kind have no entry.
  */
 export function writeNeighborsBySeed(
   core: StoreCore,
@@ -158,27 +204,21 @@ export function writeNeighborsBySeed(
   gapMs: number,
 ): Map<string, SessionTurn[]> {
   const out = new Map<string, SessionTurn[]>();
-  const rows = writeNeighbors(core, filter, ids, window, gapMs);
-  if (rows.length === 0) return out;
-  const seeds = core
-    .prepared(
-      `SELECT id, pk, created_at AS at FROM items
-       WHERE id IN (SELECT value FROM json_each(?)) AND +space = ?
-         AND json_extract(source, '$.session') IS NULL
-         AND kind IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(ids), filter.space, JSON.stringify(WRITE_ORDER_KINDS)) as {
-    id: string;
-    pk: number;
-    at: number;
-  }[];
-  for (const seed of seeds)
-    out.set(
-      seed.id,
-      rows.filter(
-        (t) => Math.abs(t.turn - seed.pk) <= window && Math.abs(t.at! - seed.at) <= gapMs,
-      ),
-    );
+  if (ids.length === 0 || !(window >= 1) || !(gapMs >= 0)) return out;
+  const rows = writeRows<Omit<SessionTurn, 'session'> & { seed: string }>(
+    core,
+    filter,
+    ids,
+    window,
+    gapMs,
+    true,
+  );
+  for (const { seed, ...turn } of rows) {
+    const list = out.get(seed);
+    const written = { ...turn, session: WRITE_ORDER };
+    if (list) list.push(written);
+    else out.set(seed, [written]);
+  }
   return out;
 }
 
