@@ -42,6 +42,18 @@ const teamCommon = () =>
     commonMinRows: 1,
   });
 
+/** The store's queries, each statement's start recorded in `calls`. */
+function countingQueries(store: PostgresStore) {
+  const calls: string[] = [];
+  const counting = {
+    query: <R>(sql: string, params?: unknown[]) => {
+      calls.push(sql.trimStart().slice(0, 16));
+      return store.query(sql, params) as Promise<R[]>;
+    },
+  };
+  return { calls, counting };
+}
+
 describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => {
@@ -125,13 +137,7 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
 
   it('asks nothing but the search itself once the estimate is fresh and every term cached', async () => {
     const store = await fill();
-    const calls: string[] = [];
-    const counting = {
-      query: <R>(sql: string, params?: unknown[]) => {
-        calls.push(sql.trimStart().slice(0, 16));
-        return store.query(sql, params) as Promise<R[]>;
-      },
-    };
+    const { calls, counting } = countingQueries(store);
     const plan = { ...PG_KEYWORD_PLAN, planMinRows: 0 };
     const cached = new PgKeywordSearch({ ...plan, rowsTtlMs: 60_000 });
     const first = await cached.search(counting, all(), ['heron', 'team'], 5);
@@ -149,13 +155,7 @@ describe.skipIf(!PG_URL)('PostgreSQL keyword plan for large stores', () => {
 
   it('answers a store known to be small in one statement, with the scores counting first gives', async () => {
     const store = await fill();
-    const calls: string[] = [];
-    const counting = {
-      query: <R>(sql: string, params?: unknown[]) => {
-        calls.push(sql.trimStart().slice(0, 16));
-        return store.query(sql, params) as Promise<R[]>;
-      },
-    };
+    const { calls, counting } = countingQueries(store);
     const small = new PgKeywordSearch({ ...PG_KEYWORD_PLAN, planMinRows: Infinity });
     // The first search counts (the store's size is not known yet): two statements.
     await small.search(counting, all(), ['heron'], 5);

@@ -35,16 +35,16 @@ export class ReadCache {
   private token: ChangeToken | null = null;
   private readonly items = new Map<string, ItemRecord>();
   /** Ids of the items passing a filter, by filter and key (null: it does not pass). */
-  private readonly passing = new Map<string, Map<number, string | null>>();
-  private passingEntries = 0;
+  private readonly passing: ShapedMemo<number, string | null>;
   /** Neighbour lists by lookup and filter, then by seed id. */
-  private readonly neighbours = new Map<string, Map<string, SessionTurn[]>>();
-  private neighbourEntries = 0;
+  private readonly neighbours: ShapedMemo<string, SessionTurn[]>;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly maxEntries = MAX_ENTRIES_DEFAULT,
   ) {
+    this.passing = new ShapedMemo(maxEntries);
+    this.neighbours = new ShapedMemo(maxEntries);
     this.tokenSql = db.prepare(
       'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version',
     );
@@ -67,9 +67,7 @@ export class ReadCache {
     if (!this.token || !same(this.token, now)) {
       this.items.clear();
       this.neighbours.clear();
-      this.neighbourEntries = 0;
       this.passing.clear();
-      this.passingEntries = 0;
       this.token = now;
     }
     return true;
@@ -117,30 +115,16 @@ export class ReadCache {
     ids: readonly string[],
     read: (missing: readonly string[]) => Map<string, SessionTurn[]>,
   ): SessionTurn[] {
-    const shape = `${lookup}\u0000${JSON.stringify(filter)}`;
-    let kept = this.neighbours.get(shape) ?? new Map<string, SessionTurn[]>();
+    const lists = this.neighbours.get(
+      `${lookup}\u0000${JSON.stringify(filter)}`,
+      ids,
+      (missing) => {
+        const found = read(missing);
+        return (id) => found.get(id) ?? [];
+      },
+    );
     const out = new Map<string, SessionTurn>();
-    const missing: string[] = [];
-    for (const id of ids) {
-      const turns = kept.get(id);
-      if (turns) for (const turn of turns) out.set(turn.id, turn);
-      else missing.push(id);
-    }
-    if (missing.length > 0) {
-      const found = read(missing);
-      if (this.neighbourEntries + missing.length > this.maxEntries) {
-        this.neighbours.clear();
-        this.neighbourEntries = 0;
-        kept = new Map();
-      }
-      for (const id of missing) {
-        const turns = found.get(id) ?? [];
-        kept.set(id, turns);
-        for (const turn of turns) out.set(turn.id, turn);
-      }
-      this.neighbourEntries += missing.length;
-    }
-    this.neighbours.set(shape, kept);
+    for (const turns of lists.values()) for (const turn of turns) out.set(turn.id, turn);
     // In the order the store answers: by session, then turn (write neighbours: write order).
     return [...out.values()].sort(
       (a, b) =>
@@ -159,30 +143,12 @@ export class ReadCache {
     pks: readonly number[],
     read: (missing: readonly number[]) => Map<number, string>,
   ): Map<number, string> {
-    const shape = JSON.stringify(filter);
-    let kept = this.passing.get(shape) ?? new Map<number, string | null>();
-    const out = new Map<number, string>();
-    const missing: number[] = [];
-    for (const pk of pks) {
-      const id = kept.get(pk);
-      if (id === undefined) missing.push(pk);
-      else if (id !== null) out.set(pk, id);
-    }
-    if (missing.length > 0) {
+    const ids = this.passing.get(JSON.stringify(filter), pks, (missing) => {
       const found = read(missing);
-      if (this.passingEntries + missing.length > this.maxEntries) {
-        this.passing.clear();
-        this.passingEntries = 0;
-        kept = new Map();
-      }
-      for (const pk of missing) {
-        const id = found.get(pk) ?? null;
-        kept.set(pk, id);
-        if (id !== null) out.set(pk, id);
-      }
-      this.passingEntries += missing.length;
-    }
-    this.passing.set(shape, kept);
+      return (pk) => found.get(pk) ?? null;
+    });
+    const out = new Map<number, string>();
+    for (const [pk, id] of ids) if (id !== null) out.set(pk, id);
     return out;
   }
 
@@ -205,6 +171,54 @@ export class ReadCache {
       record.last_accessed_at = Math.max(record.last_accessed_at ?? c.at, c.at);
     }
     this.token = after;
+  }
+}
+
+/**
+ * A value per key for each shape (a filter, a lookup), read on a miss; all shapes together hold
+ * at most `max` entries, and are emptied wholesale past it.
+ */
+class ShapedMemo<K, V> {
+  private readonly shapes = new Map<string, Map<K, V>>();
+  private entries = 0;
+
+  constructor(private readonly max: number) {}
+
+  clear(): void {
+    this.shapes.clear();
+    this.entries = 0;
+  }
+
+  /**
+   * The value of each of `keys` (in their order), the missing ones through `read`, which gives a
+   * value for each key it is handed. An emptying past the bound never loses this call's values.
+   */
+  get(shape: string, keys: readonly K[], read: (missing: K[]) => (key: K) => V): Map<K, V> {
+    let kept = this.shapes.get(shape) ?? new Map<K, V>();
+    const out = new Map<K, V>();
+    const missing: K[] = [];
+    for (const key of keys) {
+      const value = kept.get(key);
+      if (value === undefined) missing.push(key);
+      else out.set(key, value);
+    }
+    if (missing.length > 0) {
+      const valueOf = read(missing);
+      if (this.entries + missing.length > this.max) {
+        this.clear();
+        kept = new Map();
+      }
+      for (const key of missing) {
+        const value = valueOf(key);
+        kept.set(key, value);
+        out.set(key, value);
+      }
+      this.entries += missing.length;
+    }
+    this.shapes.set(shape, kept);
+    const ordered = new Map<K, V>();
+    for (const key of keys) if (out.has(key)) ordered.set(key, out.get(key)!);
+    return ordered;
   }
 }
 
