@@ -66,13 +66,11 @@ export function sessionNeighbors(
   const where = compileFilter(filter);
   // Compiled once per filter shape (the filter's values are bound): compiling took as long as
   // running it on a LoCoMo conversation.
-  return core
-    .prepared(neighbourSql(where.sql, false))
-    .all({
-      ...where.params,
-      ids: JSON.stringify(ids),
-      window: Math.floor(window),
-    }) as SessionTurn[];
+  return core.prepared(neighbourSql(where.sql, false)).all({
+    ...where.params,
+    ids: JSON.stringify(ids),
+    window: Math.floor(window),
+  }) as SessionTurn[];
 }
 
 /**
@@ -89,13 +87,11 @@ export function sessionNeighborsBySeed(
   const out = new Map<string, SessionTurn[]>();
   if (ids.length === 0 || !(window >= 0)) return out;
   const where = compileFilter(filter);
-  const rows = core
-    .prepared(neighbourSql(where.sql, true))
-    .all({
-      ...where.params,
-      ids: JSON.stringify(ids),
-      window: Math.floor(window),
-    }) as (SessionTurn & {
+  const rows = core.prepared(neighbourSql(where.sql, true)).all({
+    ...where.params,
+    ids: JSON.stringify(ids),
+    window: Math.floor(window),
+  }) as (SessionTurn & {
     seed: number;
   })[];
   const bySession = new Map<string, SessionTurn[]>();
