@@ -104,17 +104,12 @@ export class PgDatabase {
   }
 
   /** Runs one statement outside a transaction. */
-  async query<R extends QueryResultRow = QueryResultRow>(
+  query<R extends QueryResultRow = QueryResultRow>(
     sql: string,
     params: unknown[] = [],
     phase: PgPhase = 'read',
   ): Promise<R[]> {
-    const pool = await this.start();
-    try {
-      return (await pool.query<R>(sql, params)).rows;
-    } catch (err) {
-      throw this.error(err, phase);
-    }
+    return this.autocommit<R>(sql, params, phase, false);
   }
 
   /**
@@ -156,17 +151,27 @@ export class PgDatabase {
    * Runs one statement as a transaction of its own (autocommit: no BEGIN and COMMIT round trips),
    * retried on deadlocks and serialisation failures as `transaction` retries.
    */
-  async statement<R extends QueryResultRow = QueryResultRow>(
+  statement<R extends QueryResultRow = QueryResultRow>(
     sql: string,
     params: unknown[] = [],
     phase: PgPhase = 'write',
+  ): Promise<R[]> {
+    return this.autocommit<R>(sql, params, phase, true);
+  }
+
+  /** One statement on the pool, retried (when `retry`) like a transaction. */
+  private async autocommit<R extends QueryResultRow>(
+    sql: string,
+    params: unknown[],
+    phase: PgPhase,
+    retry: boolean,
   ): Promise<R[]> {
     const pool = await this.start();
     for (let attempt = 1; ; attempt++) {
       try {
         return (await pool.query<R>(sql, params)).rows;
       } catch (err) {
-        if (await retried(err, attempt)) continue;
+        if (retry && (await retried(err, attempt))) continue;
         throw this.error(err, phase);
       }
     }
