@@ -56,9 +56,9 @@ interface Term {
   idf: number;
 }
 
-/** A text reduced to what matching needs: its content stems and its known word ids. */
+/** A text reduced to what matching needs: its content stems (as ids) and its known word ids. */
 interface Analysed {
-  stems: Set<string>;
+  stems: Int32Array;
   ids: number[];
 }
 
@@ -91,29 +91,33 @@ export function scoreAlignment(
   const terms = queryTerms(words, query, o.commonRank);
   const total = terms.reduce((sum, t) => sum + t.idf, 0);
   if (terms.length === 0 || total === 0) return documents.map(() => 0);
-  const analyse = analyser(words);
+  const table = wordTable(words);
+  table.trim();
+  const analyse = analyser(table);
   const sides = documents.map((d) => ({
     own: analyse(d.text),
     around: (d.context ?? []).map(analyse),
   }));
-  const table = new SoftTable(words, terms, sides, o.floor);
-  const ownBest = new Float64Array(terms.length);
-  const aroundBest = new Float64Array(terms.length);
+  const matches = new SoftTable(table, terms, sides, o.floor);
+  const n = terms.length;
+  const ownBest = new Float64Array(n);
+  const aroundBest = new Float64Array(n);
+  const ownExact = new Uint8Array(n);
+  const aroundExact = new Uint8Array(n);
   return sides.map(({ own, around }) => {
-    table.best(own, ownBest, true);
+    ownBest.fill(0);
     aroundBest.fill(0);
-    for (const part of around) table.best(part, aroundBest, false);
+    ownExact.fill(0);
+    aroundExact.fill(0);
+    matches.best(own, ownBest, ownExact);
+    for (const part of around) matches.best(part, aroundBest, aroundExact);
     let soft = 0;
     let lexical = 0;
-    terms.forEach((term, t) => {
-      soft += term.idf * Math.max(ownBest[t]!, o.contextWeight * aroundBest[t]!);
-      const exact = own.stems.has(term.stem)
-        ? 1
-        : around.some((part) => part.stems.has(term.stem))
-          ? o.contextWeight
-          : 0;
-      lexical += term.idf * exact;
-    });
+    for (let t = 0; t < n; t++) {
+      const idf = terms[t]!.idf;
+      soft += idf * Math.max(ownBest[t]!, o.contextWeight * aroundBest[t]!);
+      lexical += idf * (ownExact[t] ? 1 : aroundExact[t] ? o.contextWeight : 0);
+    }
     const score = ((1 - o.lexicalWeight) * soft + o.lexicalWeight * lexical) / total;
     return Math.min(1, Math.max(0, score));
   });
@@ -158,46 +162,110 @@ function queryTerms(words: WordVectorLookup, query: string, commonRank: number):
 
 const CACHE_LIMIT = 20_000;
 
-/** Per word-vector set: analysed texts and unit word vectors, bounded, reused across calls. */
-interface Caches {
-  texts: Map<string, Analysed>;
-  vectors: Map<number, Float32Array>;
-}
-const caches = new WeakMap<WordVectorLookup, Caches>();
+/**
+ * Per word-vector set, reused across calls: analysed texts (bounded), unit word vectors in one
+ * slab (bounded), and per-word marks that give a scoring call's distinct words their columns
+ * without a map (three integers per vocabulary word: about 4 MB for the built-in vectors).
+ */
+class WordTable {
+  readonly texts = new Map<string, Analysed>();
+  /** Ids of the stems the analysed texts hold. */
+  readonly stems = new Map<string, number>();
+  readonly dimension: number;
+  /** Unit vectors, `dimension` floats each, at `slot[id] * dimension`. */
+  slab: Float32Array;
+  private readonly slot: Int32Array;
+  private used = 0;
+  /** `column[id]` is the word's column in the call that set `stamp[id]` to its generation. */
+  readonly column: Int32Array;
+  readonly stamp: Uint32Array;
+  private generation = 0;
 
-function cachesFor(words: WordVectorLookup): Caches {
-  let c = caches.get(words);
-  if (c === undefined) caches.set(words, (c = { texts: new Map(), vectors: new Map() }));
-  return c;
+  constructor(readonly words: WordVectorLookup) {
+    this.dimension = words.size > 0 ? words.wordVector(0).length : 0;
+    this.slot = new Int32Array(words.size).fill(-1);
+    this.slab = new Float32Array(this.dimension * 256);
+    this.column = new Int32Array(words.size);
+    this.stamp = new Uint32Array(words.size);
+  }
+
+  /** Offset of the word's unit vector in `slab` (which may be replaced: read it after this). */
+  offset(id: number): number {
+    const at = this.slot[id]!;
+    if (at >= 0) return at * this.dimension;
+    if (this.used >= CACHE_LIMIT) {
+      // A full slab is dropped wholesale (refilling is cheap).
+      this.slot.fill(-1);
+      this.used = 0;
+    }
+    if ((this.used + 1) * this.dimension > this.slab.length) {
+      const grown = new Float32Array(Math.min(this.slab.length * 2, CACHE_LIMIT * this.dimension));
+      grown.set(this.slab.subarray(0, this.used * this.dimension));
+      this.slab = grown;
+    }
+    const slot = this.used++;
+    this.slot[id] = slot;
+    this.slab.set(this.words.wordVector(id), slot * this.dimension);
+    return slot * this.dimension;
+  }
+
+  /** Drops the analysed texts and their stem ids when there are too many (between calls only). */
+  trim(): void {
+    if (this.texts.size < CACHE_LIMIT) return;
+    this.texts.clear();
+    this.stems.clear();
+  }
+
+  stemId(stem: string): number {
+    let id = this.stems.get(stem);
+    if (id === undefined) this.stems.set(stem, (id = this.stems.size));
+    return id;
+  }
+
+  /** Starts a scoring call: every word is without a column again. */
+  nextCall(): number {
+    if (++this.generation === 0xffffffff) {
+      this.stamp.fill(0);
+      this.generation = 1;
+    }
+    return this.generation;
+  }
 }
 
-/** Puts into a bounded memo; a full memo is dropped wholesale (refilling is cheap). */
-function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
-  if (memo.size >= CACHE_LIMIT) memo.clear();
-  memo.set(key, value);
-  return value;
+const tables = new WeakMap<WordVectorLookup, WordTable>();
+
+function wordTable(words: WordVectorLookup): WordTable {
+  let table = tables.get(words);
+  if (table === undefined) tables.set(words, (table = new WordTable(words)));
+  return table;
 }
 
 function unitVector(words: WordVectorLookup, id: number): Float32Array {
-  const memo = cachesFor(words).vectors;
-  return memo.get(id) ?? remember(memo, id, words.wordVector(id));
+  const table = wordTable(words);
+  const at = table.offset(id);
+  return table.slab.slice(at, at + table.dimension);
 }
 
-/** Analyses texts, once per distinct text (memories are judged again and again across recalls). */
-function analyser(words: WordVectorLookup): (text: string) => Analysed {
-  const seen = cachesFor(words).texts;
+/**
+ * Analyses texts, once per distinct text (memories are judged again and again across recalls);
+ * the table drops them all between calls when there are too many (`trim`).
+ */
+function analyser(table: WordTable): (text: string) => Analysed {
+  const { texts, words } = table;
   return (text) => {
-    const out = seen.get(text);
+    const out = texts.get(text);
     if (out !== undefined) return out;
-    const stems = new Set<string>();
+    const stems = new Set<number>();
     const ids = new Set<number>();
     for (const token of words.tokenize(text)) {
       if (!isContent(token)) continue;
-      stems.add(stem(token));
+      stems.add(table.stemId(stem(token)));
       const id = words.wordId(token);
       if (id >= 0) ids.add(id);
     }
-    return remember(seen, text, { stems, ids: [...ids] });
+    const analysed = { stems: Int32Array.from(stems), ids: [...ids] };
+    texts.set(text, analysed);
+    return analysed;
   };
 }
 
@@ -206,63 +274,88 @@ function analyser(words: WordVectorLookup): (text: string) => Analysed {
  * computed once per scoring call (a pool shares most of its words), not once per document.
  */
 class SoftTable {
-  private readonly column = new Map<number, number>();
+  /** match(t, w) at `column(w) * terms + t`. */
   private readonly values: Float32Array;
+  /** Each term's stem id, or -1 when no analysed text holds it. */
+  private readonly stems: Int32Array;
 
   constructor(
-    words: WordVectorLookup,
+    private readonly table: WordTable,
     private readonly terms: readonly Term[],
     sides: readonly { own: Analysed; around: readonly Analysed[] }[],
     floor: number,
   ) {
-    for (const { own, around } of sides)
-      for (const side of [own, ...around])
-        for (const id of side.ids) if (!this.column.has(id)) this.column.set(id, this.column.size);
-    const width = this.column.size;
-    this.values = new Float32Array(terms.length * width);
-    const soft = terms.flatMap((term, t) => (term.vector ? [{ t, vector: term.vector }] : []));
+    const { column, stamp } = table;
+    const generation = table.nextCall();
+    this.stems = Int32Array.from(terms, (term) => table.stems.get(term.stem) ?? -1);
+    const ids: number[] = [];
+    const add = (side: Analysed) => {
+      for (const id of side.ids)
+        if (stamp[id] !== generation) {
+          stamp[id] = generation;
+          column[id] = ids.length;
+          ids.push(id);
+        }
+    };
+    for (const { own, around } of sides) {
+      add(own);
+      for (const part of around) add(part);
+    }
+    const n = terms.length;
+    this.values = new Float32Array(n * ids.length);
+    const soft = terms.flatMap((term, t) => (term.vector ? [t] : []));
     if (soft.length === 0) return;
+    const dim = table.dimension;
+    const termVectors = new Float32Array(soft.length * dim);
+    soft.forEach((t, k) => termVectors.set(terms[t]!.vector!, k * dim));
     // Word-major: each word's vector is read once and met by every term while it is hot.
-    for (const [id, col] of this.column) {
-      const vector = unitVector(words, id);
-      for (const { t, vector: tv } of soft) {
-        const cos = dot4(tv, vector);
-        if (cos > floor) this.values[t * width + col] = (cos - floor) / (1 - floor);
+    for (let col = 0; col < ids.length; col++) {
+      const at = table.offset(ids[col]!);
+      const slab = table.slab;
+      for (let k = 0; k < soft.length; k++) {
+        const cos = dot4(termVectors, k * dim, slab, at, dim);
+        if (cos > floor) this.values[col * n + soft[k]!] = (cos - floor) / (1 - floor);
       }
     }
   }
 
-  /** Raises out[t] to best(t, side) for every term (resetting it first when `reset`). */
-  best(side: Analysed, out: Float64Array, reset: boolean): void {
-    if (reset) out.fill(0);
-    const width = this.column.size;
-    this.terms.forEach((term, t) => {
-      if (side.stems.has(term.stem)) out[t] = 1;
-    });
+  /** Raises best[t] to best(t, side) and marks exact[t] when the side holds the term's stem. */
+  best(side: Analysed, best: Float64Array, exact: Uint8Array): void {
+    const n = this.terms.length;
+    const stems = side.stems;
+    for (let i = 0; i < stems.length; i++)
+      for (let t = 0; t < n; t++)
+        if (this.stems[t] === stems[i]) {
+          best[t] = 1;
+          exact[t] = 1;
+        }
+    const column = this.table.column;
     for (const id of side.ids) {
-      const col = this.column.get(id)!;
-      for (let t = 0; t < this.terms.length; t++) {
-        const m = this.values[t * width + col]!;
-        if (m > out[t]!) out[t] = m;
+      const base = column[id]! * n;
+      for (let t = 0; t < n; t++) {
+        const m = this.values[base + t]!;
+        if (m > best[t]!) best[t] = m;
       }
     }
   }
 }
 
-/** Dot product unrolled by four: two to three times faster than a plain loop in V8. */
-function dot4(a: Float32Array, b: Float32Array): number {
+/**
+ * Dot product of `n` floats of `a` from `i` and of `b` from `j`, unrolled by four: two to three
+ * times faster than a plain loop in V8.
+ */
+function dot4(a: Float32Array, i: number, b: Float32Array, j: number, n: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
-  const n = a.length;
-  let i = 0;
-  for (; i + 3 < n; i += 4) {
-    s0 += a[i]! * b[i]!;
-    s1 += a[i + 1]! * b[i + 1]!;
-    s2 += a[i + 2]! * b[i + 2]!;
-    s3 += a[i + 3]! * b[i + 3]!;
+  let k = 0;
+  for (; k + 3 < n; k += 4) {
+    s0 += a[i + k]! * b[j + k]!;
+    s1 += a[i + k + 1]! * b[j + k + 1]!;
+    s2 += a[i + k + 2]! * b[j + k + 2]!;
+    s3 += a[i + k + 3]! * b[j + k + 3]!;
   }
-  for (; i < n; i++) s0 += a[i]! * b[i]!;
+  for (; k < n; k++) s0 += a[i + k]! * b[j + k]!;
   return s0 + s1 + s2 + s3;
 }
