@@ -89,6 +89,23 @@ describe('alignment scorer', () => {
     expect(otherLowercase).toBeGreaterThan(other! + 0.02);
   });
 
+  it('scores a pool the same whatever was scored before it (columns and stems kept across calls)', () => {
+    const pool = [
+      { id: 'a', text: 'The kittens slept on the rug.', context: ['We adopted two cats.'] },
+      { id: 'b', text: 'A physician saw her knee.', context: ['The train was late.'] },
+      { id: 'c', text: 'Quarterly revenue rose.' },
+    ];
+    const first = scoreAlignment(words, 'Which doctor saw the kitten?', pool);
+    // Other queries and texts in between give their words other columns and new stem ids.
+    scoreAlignment(words, 'revenue trains cats', [
+      { id: 'x', text: 'Revenue from trains fell; cats are fine.' },
+      { id: 'y', text: 'A brand new doctor arrived.', context: ['Kittens everywhere.'] },
+    ]);
+    expect(scoreAlignment(words, 'Which doctor saw the kitten?', pool)).toEqual(first);
+    expect(first[0]).toBeGreaterThan(first[2]!);
+    expect(first[1]).toBeGreaterThan(first[2]!);
+  });
+
   it('scores through the RelevanceScorer interface with the static embedder as word source', async () => {
     const scorer = new AlignmentScorer(wordVectorSource(embedder)!);
     expect(scorer.name).toBe('alignment');
