@@ -58,26 +58,33 @@ export function nearbyTexts(
   positions: readonly SessionTurn[],
   window: number,
 ): Map<string, string[]> {
-  const byId = new Map(positions.map((p) => [p.id, p]));
-  const bySession = new Map<string, SessionTurn[]>();
+  const byId = new Map<string, SessionTurn>();
+  // Each session's turns by turn number, in the order of `positions`.
+  const bySession = new Map<string, Map<number, SessionTurn[]>>();
   for (const p of positions) {
-    const turns = bySession.get(p.session);
-    if (turns) turns.push(p);
-    else bySession.set(p.session, [p]);
+    byId.set(p.id, p);
+    let turns = bySession.get(p.session);
+    if (!turns) bySession.set(p.session, (turns = new Map()));
+    const at = turns.get(p.turn);
+    if (at) at.push(p);
+    else turns.set(p.turn, [p]);
   }
   const out = new Map<string, string[]>();
   for (const id of ids) {
     const self = byId.get(id);
     if (!self) continue;
-    const distance = (p: SessionTurn) => Math.abs(p.turn - self.turn);
-    const near = (bySession.get(self.session) ?? [])
-      .filter((p) => p.id !== id && distance(p) <= window)
-      .sort((a, b) => distance(a) - distance(b) || a.turn - b.turn);
-    if (near.length > 0)
-      out.set(
-        id,
-        near.map((p) => p.body),
-      );
+    const turns = bySession.get(self.session)!;
+    // Nearest first; at equal distance the earlier turn, then the order of `positions`.
+    const near: string[] = [];
+    const add = (turn: number) => {
+      for (const p of turns.get(turn) ?? []) if (p.id !== id) near.push(p.body);
+    };
+    add(self.turn);
+    for (let d = 1; d <= window; d++) {
+      add(self.turn - d);
+      add(self.turn + d);
+    }
+    if (near.length > 0) out.set(id, near);
   }
   return out;
 }
