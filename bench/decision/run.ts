@@ -76,6 +76,19 @@ const VARIANTS = [
     },
   },
   {
+    id: 'decision_alignment_pool',
+    label: 'decision stage, alignment adapter with pool weighting (as the reranker), pool 30',
+    config: {
+      recall: {
+        decision: {
+          adapter: 'alignment' as const,
+          sources: NO_SOURCES,
+          alignment: { pool_weighting: true },
+        },
+      },
+    },
+  },
+  {
     id: 'decision_graph3',
     label: 'decision stage, alignment, pool 30 + graph source 3',
     config: {
@@ -270,7 +283,7 @@ async function main() {
     '',
     machineMarkdown(machine),
     '',
-    `Run: \`npx tsx bench/decision/run.ts --conversations ${values.conversations}\`. k = ${K}; the decision stage judges a pool of 30 with the alignment adapter; every variant answers each question in turn, on copies of the same stores. \`decision_alignment\` is the adapter as shipped (rank prior 0.3); \`decision_alignment_no_prior\` judges by the alignment score alone.`,
+    `Run: \`npx tsx bench/decision/run.ts --conversations ${values.conversations}\`. k = ${K}; the decision stage judges a pool of 30 with the alignment adapter; every variant answers each question in turn, on copies of the same stores. \`decision_alignment\` is the adapter as shipped (rank prior 0.3); \`decision_alignment_no_prior\` judges by the alignment score alone; \`decision_alignment_pool\` weighs query terms by how many of the pool hold them, as the reranker does.`,
     '',
     '| split | variant | n | R@5 | R@10 | MRR@10 | p50 ms | p95 ms |',
     '|---|---|---|---|---|---|---|---|',

@@ -70,6 +70,8 @@ const alignmentSchema = z
     lexical_weight: unit(0.5),
     context_weight: unit(0.7),
     common_rank: z.number().positive().max(1_000_000).default(100),
+    /** Weigh each query term by how many of the judged candidates hold it (alignment.ts). */
+    pool_weighting: z.boolean().default(true),
   })
   .prefault({});
 
@@ -159,6 +161,12 @@ const decisionSchema = z
          * Chosen on LoCoMo conversations 1-5 (bench/decision/levers.md).
          */
         rank_prior: z.number().min(0).max(4).default(0.3),
+        /**
+         * Weigh query terms by how many of the judged pool hold them, as the reranker does
+         * (recall.rerank.alignment.pool_weighting). Off: the judge's relevance is absolute, which
+         * low_confidence reads. Chosen on LoCoMo conversations 1-5 (bench/decision/levers.md).
+         */
+        pool_weighting: z.boolean().default(false),
       })
       .prefault({}),
     openai: judgeSchema,

@@ -24,7 +24,14 @@ export function decisionAdapter(
     case 'alignment':
       return new ScorerAdapter(
         'alignment',
-        configuredScorer({ ...rerank, scorer: 'alignment' }, words),
+        configuredScorer(
+          {
+            ...rerank,
+            scorer: 'alignment',
+            alignment: { ...rerank.alignment, pool_weighting: decision.alignment.pool_weighting },
+          },
+          words,
+        ),
         decision.alignment.rank_prior,
       );
     case 'cross-encoder':

@@ -4,7 +4,9 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { Embedder, WordVectorLookup } from '../../embed/embedder.js';
+import { configSchema } from '../../config/schema.js';
 import { StaticEmbedder } from '../../embed/static/static-embedder.js';
+import { decisionAdapter } from '../decision/adapters.js';
 import { AlignmentScorer, properNames, scoreAlignment } from './alignment.js';
 import { wordVectorSource } from './scorers.js';
 
@@ -62,6 +64,62 @@ describe('alignment scorer', () => {
       'Many people came.',
     ]);
     expect(rare).toBeGreaterThan(common!);
+  });
+
+  it('weighs a term by how well it tells the judged documents apart (pool weighting)', () => {
+    // Every document names Caroline; only two mention a painting.
+    const pool = [
+      'Caroline went to the gym.',
+      'Caroline finished a painting.',
+      'Caroline baked bread.',
+      'Caroline: a painting class started.',
+      'Caroline read a book.',
+    ];
+    const query = 'Did Caroline finish the painting?';
+    const pooled = score(query, pool);
+    const plain = score(query, pool, { poolWeighting: false });
+    // Without the shared name the documents with the painting stand out further above the rest.
+    expect(pooled[1]! - pooled[0]!).toBeGreaterThan(plain[1]! - plain[0]! + 0.1);
+    expect(pooled[0]).toBeLessThan(plain[0]!);
+    // Every query term present still scores 1, with or without it.
+    expect(pooled[1]).toBeCloseTo(1, 5);
+    expect(plain[1]).toBeCloseTo(1, 5);
+    // A term no judged document holds weighs in full (pool(t) = 1).
+    expect(score('kitten rug', ['A cat on a mat.'])).toEqual(
+      score('kitten rug', ['A cat on a mat.'], { poolWeighting: false }),
+    );
+  });
+
+  it('judges in the decision adapter without pool weighting unless it is configured there', async () => {
+    const docs = [
+      { id: 'a', text: 'Caroline went to the gym.', position: 0 },
+      { id: 'b', text: 'Caroline finished a painting.', position: 1 },
+      { id: 'c', text: 'Caroline baked bread.', position: 2 },
+    ];
+    const query = 'Did Caroline finish the painting?';
+    const judge = async (pool_weighting?: boolean) => {
+      const config = configSchema.parse({
+        recall: {
+          decision: { adapter: 'alignment', alignment: { rank_prior: 0, pool_weighting } },
+        },
+      });
+      const adapter = decisionAdapter(config, wordVectorSource(embedder), {})!;
+      return adapter.judge(query, docs, new AbortController().signal);
+    };
+    expect(await judge()).toEqual(
+      score(
+        query,
+        docs.map((d) => d.text),
+        { poolWeighting: false },
+      ),
+    );
+    expect(await judge(true)).toEqual(
+      score(
+        query,
+        docs.map((d) => d.text),
+      ),
+    );
+    expect(await judge(true)).not.toEqual(await judge(false));
   });
 
   it('lets context count, but less than the document itself', () => {

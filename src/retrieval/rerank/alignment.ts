@@ -11,14 +11,22 @@
  *                                                          only ever match themselves)
  *   best(t)     = max( max_{w ∈ D.text} match(t, w),  context · max_{w ∈ D.context} match(t, w) )
  *   exact(t)    = 1 when t's stem occurs in D.text, context when only in D.context, else 0
- *   soft        = Σ idf(t) · best(t)  / Σ idf(t)
- *   lexical     = Σ idf(t) · exact(t) / Σ idf(t)
+ *   soft        = Σ w(t) · best(t)  / Σ w(t)
+ *   lexical     = Σ w(t) · exact(t) / Σ w(t)
  *   relevance   = (1 - lexical_weight) · soft + lexical_weight · lexical          ∈ [0, 1]
  *
- * idf(t) = ln(1 + rank(t) / common_rank) estimates inverse document frequency from the word's
- * frequency rank in the vectors' corpus (Zipf's law), so very common words weigh almost nothing
- * and rare ones most; words outside the vocabulary (names, numbers, codes) count as the rarest.
- * 1 means every query term occurs in the document; 0 means nothing in it relates to the query.
+ * w(t) = idf(t) · pool(t). idf(t) = ln(1 + rank(t) / common_rank) estimates inverse document
+ * frequency from the word's frequency rank in the vectors' corpus (Zipf's law), so very common
+ * words weigh almost nothing and rare ones most; words outside the vocabulary (names, numbers,
+ * codes) count as the rarest. pool(t) weighs a term by how well it tells the judged documents
+ * apart: with N documents judged together, n(t) of them holding t's stem in their own text,
+ *
+ *   pool(t) = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5)) / ln(1 + (N + 0.5) / 0.5)     ∈ (0, 1]
+ *
+ * (BM25's idf over the pool, 1 for a term no document holds), so a word every candidate shares,
+ * such as the name of the person a conversation is with, weighs little when they are ranked
+ * (`pool_weighting`, on by default; off, pool(t) = 1). 1 means every query term occurs in the
+ * document; 0 means nothing in it relates to the query.
  */
 import { STOP_WORDS } from '../../domain/text.js';
 import type { WordVectorLookup } from '../../embed/embedder.js';
@@ -35,6 +43,8 @@ export interface AlignmentOptions {
   contextWeight?: number;
   /** Frequency rank below which words weigh little in idf (default 100). */
   commonRank?: number;
+  /** Weighs each term by how many of the judged documents hold it (pool(t), default on). */
+  poolWeighting?: boolean;
 }
 
 /** Where the scorer gets word vectors: an embedder with the word-vector capability. */
@@ -48,6 +58,7 @@ export const ALIGNMENT_DEFAULTS: Readonly<Required<AlignmentOptions>> = Object.f
   lexicalWeight: 0.5,
   contextWeight: 0.7,
   commonRank: 100,
+  poolWeighting: true,
 });
 
 interface Term {
@@ -89,8 +100,7 @@ export function scoreAlignment(
 ): number[] {
   const o = { ...ALIGNMENT_DEFAULTS, ...options };
   const terms = queryTerms(words, query, o.commonRank);
-  const total = terms.reduce((sum, t) => sum + t.idf, 0);
-  if (terms.length === 0 || total === 0) return documents.map(() => 0);
+  if (terms.length === 0 || terms.every((t) => t.idf === 0)) return documents.map(() => 0);
   const table = wordTable(words);
   table.trim();
   const analyse = analyser(table);
@@ -99,6 +109,10 @@ export function scoreAlignment(
     around: (d.context ?? []).map(analyse),
   }));
   const matches = new SoftTable(table, terms, sides, o.floor);
+  const weights = o.poolWeighting
+    ? poolWeights(terms, matches.termStems, sides.map((s) => s.own))
+    : terms.map((t) => t.idf);
+  const total = weights.reduce((sum, w) => sum + w, 0);
   const n = terms.length;
   const ownBest = new Float64Array(n);
   const aroundBest = new Float64Array(n);
@@ -114,12 +128,31 @@ export function scoreAlignment(
     let soft = 0;
     let lexical = 0;
     for (let t = 0; t < n; t++) {
-      const idf = terms[t]!.idf;
-      soft += idf * Math.max(ownBest[t]!, o.contextWeight * aroundBest[t]!);
-      lexical += idf * (ownExact[t] ? 1 : aroundExact[t] ? o.contextWeight : 0);
+      const w = weights[t]!;
+      soft += w * Math.max(ownBest[t]!, o.contextWeight * aroundBest[t]!);
+      lexical += w * (ownExact[t] ? 1 : aroundExact[t] ? o.contextWeight : 0);
     }
     const score = ((1 - o.lexicalWeight) * soft + o.lexicalWeight * lexical) / total;
     return Math.min(1, Math.max(0, score));
+  });
+}
+
+/** w(t) = idf(t) · pool(t) (see the file header), from each document's own text. */
+function poolWeights(
+  terms: readonly Term[],
+  stems: Int32Array,
+  texts: readonly Analysed[],
+): number[] {
+  const n = texts.length;
+  const holding = new Array<number>(terms.length).fill(0);
+  for (const text of texts)
+    stems.forEach((s, t) => {
+      if (s >= 0 && text.stems.includes(s)) holding[t]!++;
+    });
+  const most = Math.log(1 + (n + 0.5) / 0.5);
+  return terms.map((term, t) => {
+    const pool = Math.log(1 + (n - holding[t]! + 0.5) / (holding[t]! + 0.5)) / most;
+    return term.idf * pool;
   });
 }
 
@@ -277,7 +310,7 @@ class SoftTable {
   /** match(t, w) at `column(w) * terms + t`. */
   private readonly values: Float32Array;
   /** Each term's stem id, or -1 when no analysed text holds it. */
-  private readonly stems: Int32Array;
+  readonly termStems: Int32Array;
 
   constructor(
     private readonly table: WordTable,
@@ -287,7 +320,7 @@ class SoftTable {
   ) {
     const { column, stamp } = table;
     const generation = table.nextCall();
-    this.stems = Int32Array.from(terms, (term) => table.stems.get(term.stem) ?? -1);
+    this.termStems = Int32Array.from(terms, (term) => table.stems.get(term.stem) ?? -1);
     const ids: number[] = [];
     const add = (side: Analysed) => {
       for (const id of side.ids)
@@ -325,7 +358,7 @@ class SoftTable {
     const stems = side.stems;
     for (let i = 0; i < stems.length; i++)
       for (let t = 0; t < n; t++)
-        if (this.stems[t] === stems[i]) {
+        if (this.termStems[t] === stems[i]) {
           best[t] = 1;
           exact[t] = 1;
         }

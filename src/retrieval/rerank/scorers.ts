@@ -28,6 +28,7 @@ export function configuredScorer(
             lexicalWeight: settings.alignment.lexical_weight,
             contextWeight: settings.alignment.context_weight,
             commonRank: settings.alignment.common_rank,
+            poolWeighting: settings.alignment.pool_weighting,
           })
         : null;
     case 'cross-encoder':
