@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { Embedder, WordVectorLookup } from '../../embed/embedder.js';
 import { configSchema } from '../../config/schema.js';
+import type { Embedder, WordVectorLookup } from '../../embed/embedder.js';
 import { StaticEmbedder } from '../../embed/static/static-embedder.js';
 import { decisionAdapter } from '../decision/adapters.js';
 import { AlignmentScorer, properNames, scoreAlignment } from './alignment.js';
