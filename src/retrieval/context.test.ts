@@ -70,7 +70,7 @@ describe('spreadAlongSessions', () => {
     expect(out.map((h) => h.id)).toEqual(['b1', 'a5', 'a4']);
   });
 
-  it('lets a write neighbour join a list only from right beside one of its items', () => {
+  it('lets write neighbours lend evidence only one write apart, on the list or off it', () => {
     const run = `${WRITE_ORDER}#0`;
     const written = [1, 2, 3, 4, 5].map((n) => turn(`w${n}`, run, n));
     const out = spreadAlongSessions([{ id: 'w3', score: 4 }], written, options);
@@ -79,7 +79,8 @@ describe('spreadAlongSessions', () => {
       w2: 0.5 * 4,
       w4: 0.5 * 4,
     });
-    // Already on the list, a write neighbour takes evidence from the whole window.
+    // Already on the list, a write neighbour takes evidence from its next writes only: w5 none
+    // from w3, two writes away.
     const listed = spreadAlongSessions(
       [
         { id: 'w3', score: 4 },
@@ -88,8 +89,10 @@ describe('spreadAlongSessions', () => {
       written,
       options,
     );
-    expect(Object.fromEntries(listed.map((h) => [h.id, h.score]))).toMatchObject({
-      w5: 1 + 0.5 * 0.5 * 4,
+    expect(Object.fromEntries(listed.map((h) => [h.id, h.score]))).toEqual({
+      w3: 4,
+      w5: 1,
+      w2: 0.5 * 4,
       w4: 0.5 * (4 + 1),
     });
   });

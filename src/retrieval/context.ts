@@ -8,10 +8,11 @@
  *
  * where s is the channel's score (BM25, ≥ 0; 0 for items the channel did not return). Turns next
  * to strong hits join the candidates even when they match nothing themselves. Write neighbours
- * (memories written with no session, sessions.ts) count as turns too, but one joins a list only
- * when written right before or after one of its items: a run of unrelated notes written in a row
- * stays out of each other's results (bench/locomo/levers.md). Items that are not conversation
- * turns keep their score. The keyword channel's BM25 suits this because it is
+ * (memories written with no session, sessions.ts) count as turns too, but only one write apart
+ * (for them the window is 1): being written in a row is weaker evidence of one conversation than
+ * a recorded session, and a run of unrelated notes written in a row then stays out of each other's
+ * results (bench/locomo/levers.md, bench/multilingual). Items that are not conversation turns
+ * keep their score. The keyword channel's BM25 suits this because it is
  * additive evidence with a natural zero; a cosine has no zero point, so vectors are left as they are.
  */
 import { type ScoredId, type SessionTurn, WRITE_ORDER } from '../store/store.js';
@@ -64,7 +65,7 @@ export function spreadAlongSessions(
   for (const p of positions) {
     const turns = sessions.get(p.session)!;
     let lent = 0;
-    const reach = !score.has(p.id) && p.session.startsWith(WRITE_ORDER) ? 1 : options.window;
+    const reach = p.session.startsWith(WRITE_ORDER) ? 1 : options.window;
     for (let d = 1, factor = 1; d <= reach; d++, factor *= options.decay) {
       for (const id of turns.get(p.turn - d) ?? []) lent += factor * (score.get(id) ?? 0);
       for (const id of turns.get(p.turn + d) ?? []) lent += factor * (score.get(id) ?? 0);
