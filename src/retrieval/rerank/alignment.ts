@@ -110,7 +110,11 @@ export function scoreAlignment(
   }));
   const matches = new SoftTable(table, terms, sides, o.floor);
   const weights = o.poolWeighting
-    ? poolWeights(terms, matches.termStems, sides.map((s) => s.own))
+    ? poolWeights(
+        terms,
+        matches.termStems,
+        sides.map((s) => s.own),
+      )
     : terms.map((t) => t.idf);
   const total = weights.reduce((sum, w) => sum + w, 0);
   const n = terms.length;
