@@ -35,7 +35,7 @@ import {
 } from './retrieval/decision/sources.js';
 import type { WordVectorSource } from './retrieval/rerank/alignment.js';
 import type { RelevanceScorer } from './retrieval/rerank/relevance.js';
-import { configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
+import { absoluteScorer, configuredScorer, wordVectorSource } from './retrieval/rerank/scorers.js';
 import { objectArg, optionsArg } from './service/args.js';
 import { type AutoRecallFacade, autoRecallFacade, writeRelated } from './service/autorecall.js';
 import { type ServiceContext, serviceContext } from './service/context.js';
@@ -195,6 +195,7 @@ export function createEngram(options: CreateEngramOptions = {}): Engram {
     log,
     now: options.now,
     relevance,
+    dormantRelevance: absoluteScorer(config.recall.rerank, words),
     decision,
     words,
   });

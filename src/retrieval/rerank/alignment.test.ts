@@ -8,7 +8,7 @@ import type { Embedder, WordVectorLookup } from '../../embed/embedder.js';
 import { StaticEmbedder } from '../../embed/static/static-embedder.js';
 import { decisionAdapter } from '../decision/adapters.js';
 import { AlignmentScorer, properNames, scoreAlignment } from './alignment.js';
-import { wordVectorSource } from './scorers.js';
+import { absoluteScorer, wordVectorSource } from './scorers.js';
 
 const cacheDir = resolve(process.env.ENGRAM_TEST_CACHE_DIR ?? 'node_modules/.cache/engram-test');
 const embedder = new StaticEmbedder({ cacheDir });
@@ -120,6 +120,12 @@ describe('alignment scorer', () => {
       ),
     );
     expect(await judge(true)).not.toEqual(await judge(false));
+    // Dormant recall's threshold reads the same absolute relevance.
+    const absolute = absoluteScorer(
+      configSchema.parse({}).recall.rerank,
+      wordVectorSource(embedder),
+    )!;
+    expect(await absolute.score(query, docs)).toEqual(await judge());
   });
 
   it('lets context count, but less than the document itself', () => {

@@ -15,6 +15,21 @@ export function wordVectorSource(embedder: Embedder | null): WordVectorSource | 
   return wordVectors ? { wordVectors } : null;
 }
 
+/**
+ * The same scorer judging on an absolute scale, for checks against a fixed threshold (the decision
+ * adapter's `low_confidence`, dormant recall's `min_rerank_score`): the alignment scorer without
+ * pool weighting, whose relevance of a document would otherwise depend on the others judged with it.
+ */
+export function absoluteScorer(
+  settings: Config['recall']['rerank'],
+  words: WordVectorSource | null,
+): RelevanceScorer | null {
+  return configuredScorer(
+    { ...settings, alignment: { ...settings.alignment, pool_weighting: false } },
+    words,
+  );
+}
+
 /** The scorer `recall.rerank.scorer` names, or null when its resources are missing. */
 export function configuredScorer(
   settings: Config['recall']['rerank'],
