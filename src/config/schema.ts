@@ -62,6 +62,11 @@ const storeSchema = z
     connect_timeout_ms: ms(10_000),
     ssl: pgSslSchema.optional(),
     ann: annSchema,
+    /**
+     * SQLite: answer keyword search from an in-memory index kept in step with the store (exact
+     * FTS5 BM25; src/store/sqlite/keyword-memory.ts). Off: every search runs on FTS5.
+     */
+    keyword_memory: z.boolean().default(true),
   })
   .refine((s) => s.backend !== 'postgres' || s.url !== undefined, {
     message: 'is required when store.backend is postgres',

@@ -30,6 +30,7 @@ export function openStore(config: Config, log: Logger): Store {
   return openSqliteStore({
     path: store.path!,
     ann: store.ann,
+    keywordMemory: store.keyword_memory,
     busyTimeoutMs: store.busy_timeout_ms,
     writeRetryMs: store.write_retry_ms,
   });

@@ -34,6 +34,7 @@ import {
 } from '../common-terms.js';
 import type { ScoredId } from '../store.js';
 import type { SqliteDatabase } from './database.js';
+import { COLUMN_WEIGHTS, type KeywordMemory, type RankedRow } from './keyword-memory.js';
 import { compileFilter } from './rows.js';
 import { Statements } from './statements.js';
 
@@ -65,16 +66,24 @@ export const FTS_PLAN_DEFAULTS: FtsPlanOptions = {
 const OVERFETCH = 2;
 const FETCH_MIN = 50;
 
-const BM25 = 'bm25(items_fts, 2.0, 1.0, 1.0)';
+const BM25 = `bm25(items_fts, ${COLUMN_WEIGHTS.join(', ')})`;
 
 /** A term as an FTS5 string: always plain text (FTS5 reads the query as a C string, so no NUL). */
 function quote(term: string): string {
   return `"${term.replaceAll('\u0000', ' ').replaceAll('"', '""')}"`;
 }
 
-interface Ranked {
-  pk: number;
-  rank: number;
+type Ranked = RankedRow;
+
+/** Whether the filter names only a space and statuses. */
+function statusOnly(filter: ItemFilter): boolean {
+  return Object.entries(filter).every(
+    ([key, value]) =>
+      key === 'space' ||
+      key === 'statuses' ||
+      value === undefined ||
+      (Array.isArray(value) && value.length === 0),
+  );
 }
 
 /** BM25 keyword search with a per-connection cache of term document frequencies. */
@@ -86,6 +95,8 @@ export class FtsSearch {
   constructor(
     db: SqliteDatabase,
     private readonly plan: FtsPlanOptions = FTS_PLAN_DEFAULTS,
+    /** The in-memory index answering in FTS5's place when it can (keyword-memory.ts). */
+    private readonly memory?: KeywordMemory,
   ) {
     this.sql = new Statements(db);
   }
@@ -94,9 +105,15 @@ export class FtsSearch {
   search(filter: ItemFilter, terms: readonly string[], limit: number): ScoredId[] {
     if (terms.length === 0 || limit <= 0) return [];
     const rows = this.rows();
-    if (rows < this.plan.planMinRows) return this.exact(compileFilter(filter), terms, limit);
-    const windowed = this.windowed(filter, terms, limit);
+    const small = rows < this.plan.planMinRows;
+    // A narrow creation-time window reads FTS5 within its key range (exact and fastest).
+    const windowed = small ? null : this.windowed(filter, terms, limit);
     if (windowed !== null) return windowed;
+    const memory = this.memory?.rank(filter.space, terms);
+    // Space and status alone are known to the index; other filters are checked here.
+    if (memory && statusOnly(filter)) return memory.items(limit, filter.statuses);
+    if (memory) return this.filtered(filter, terms, limit, (fetch) => memory.top(fetch));
+    if (small) return this.exact(compileFilter(filter), terms, limit);
     const { rare, common, pair } = this.split(terms, limit, rows);
     const candidates = (fetch: number) => {
       if (pair) {
@@ -108,6 +125,19 @@ export class FtsSearch {
         ? this.top(rare.map(quote).join(' OR '), fetch)
         : this.commonTerms(rare.map(quote).join(' OR '), common, fetch);
     };
+    return this.filtered(filter, terms, limit, candidates);
+  }
+
+  /**
+   * The best `limit` candidates passing the filter: candidates best first from `candidates`,
+   * fetched deeper while too few pass, then the exact joined query.
+   */
+  private filtered(
+    filter: ItemFilter,
+    terms: readonly string[],
+    limit: number,
+    candidates: (fetch: number) => Ranked[],
+  ): ScoredId[] {
     const where = compileFilter(filter);
     let fetch = Math.max(limit * OVERFETCH, FETCH_MIN);
     for (;;) {

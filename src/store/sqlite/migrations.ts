@@ -11,6 +11,7 @@ import {
 } from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
 import { KEYWORD_INDEX_PREPARE_SQL, rebuildKeywordIndex } from './keyword-index.js';
+import { KEYWORD_CHANGES_SQL } from './keyword-memory.js';
 import { MODEL_TRANSITION_SQL } from './model-store.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
 import { SESSIONS_SCHEMA_SQL } from './session-schema.js';
@@ -252,6 +253,11 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 12,
     name: "knowledge graph: co-mentions follow from mentions, relations link their items' first entities",
     sql: GRAPH_DERIVED_CO_MENTIONS_SQL,
+  },
+  {
+    version: 13,
+    name: 'keyword index: a log of the items whose indexed text changed, for the in-memory index',
+    sql: KEYWORD_CHANGES_SQL,
   },
 ];
 

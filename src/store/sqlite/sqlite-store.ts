@@ -39,13 +39,14 @@ import { ANN_DEFAULTS, type AnnOptions, SqliteVectorSearch } from './ann-search.
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqliteDormantStore } from './dormant-store.js';
 import { SqliteDreamStore } from './dream-store.js';
-import { FtsSearch } from './fts-search.js';
+import { FTS_PLAN_DEFAULTS, FtsSearch } from './fts-search.js';
 import { SqliteGraphStore } from './graph-store.js';
 import { insights } from './insights.js';
 import * as reads from './item-reads.js';
 import * as search from './item-search.js';
 import * as writes from './item-writes.js';
 import { SqliteJobStore } from './job-store.js';
+import { KeywordMemory } from './keyword-memory.js';
 import { sqliteLeaseRows } from './leases.js';
 import { SqliteLifecycleStore } from './lifecycle-store.js';
 import * as models from './model-rows.js';
@@ -65,6 +66,8 @@ export interface SqliteStoreOptions {
   path: string;
   /** Approximate vector index (config `store.ann`); default ANN_DEFAULTS. */
   ann?: AnnOptions;
+  /** Keyword search from the in-memory index (config `store.keyword_memory`); default true. */
+  keywordMemory?: boolean;
   busyTimeoutMs?: number;
   writeRetryMs?: number;
 }
@@ -83,6 +86,7 @@ export class SqliteStore implements Store {
   /** Vector search: the in-memory mirrors and their HNSW indexes (ann-search.ts). */
   readonly vectorIndex: SqliteVectorSearch;
   private readonly engines: search.SearchEngines;
+  private readonly keywordMemory: KeywordMemory | undefined;
   /** Decay, review, reinforcement and auto-recall persistence (the lifecycle capability). */
   readonly lifecycle: SqliteLifecycleStore;
   /** Knowledge-graph persistence (the graph capability). */
@@ -111,7 +115,10 @@ export class SqliteStore implements Store {
     const core = (this.core = new StoreCore(db, path, retryMs, opened.schemaVersion));
     const cache = new ReadCache(db);
     this.vectorIndex = new SqliteVectorSearch(db, path, options.ann ?? ANN_DEFAULTS, cache);
-    this.engines = { core, fts: new FtsSearch(db), vectors: this.vectorIndex, cache };
+    const memory = options.keywordMemory === false ? undefined : new KeywordMemory(db);
+    this.keywordMemory = memory;
+    const fts = new FtsSearch(db, FTS_PLAN_DEFAULTS, memory);
+    this.engines = { core, fts, vectors: this.vectorIndex, cache };
     const assertOpen = () => core.assertOpen();
     this.lifecycle = new SqliteLifecycleStore({ db, path, retryMs, assertOpen });
     this.graph = new SqliteGraphStore({ db, path, retryMs, assertOpen });
@@ -336,6 +343,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (!this.core.markClosed()) return;
     await this.vectorIndex.close();
+    this.keywordMemory?.close();
     this.dormant.close();
     this.db.close();
   }

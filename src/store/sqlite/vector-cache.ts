@@ -13,7 +13,7 @@ export interface VectorHit {
   score: number;
 }
 
-/** Bounded min-heap keeping the best `size` scores. */
+/** Bounded min-heap keeping the best `size` scores (of equal scores, the smaller keys). */
 export class TopK {
   private readonly scores: Float64Array;
   private readonly keys: Float64Array;
@@ -36,7 +36,7 @@ export class TopK {
       this.scores[this.n] = score;
       this.keys[this.n] = key;
       this.up(this.n++);
-    } else if (score > this.scores[0]!) {
+    } else if (score > this.scores[0]! || (score === this.scores[0]! && key < this.keys[0]!)) {
       this.scores[0] = score;
       this.keys[0] = key;
       this.down(0);
@@ -59,10 +59,17 @@ export class TopK {
     this.keys[b] = k;
   }
 
+  /** Whether the entry at `a` is worse than the one at `b` (lower score, or larger key). */
+  private worse(a: number, b: number): boolean {
+    const sa = this.scores[a]!;
+    const sb = this.scores[b]!;
+    return sa < sb || (sa === sb && this.keys[a]! > this.keys[b]!);
+  }
+
   private up(i: number): void {
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (this.scores[p]! <= this.scores[i]!) return;
+      if (!this.worse(i, p)) return;
       this.swap(p, i);
       i = p;
     }
@@ -73,8 +80,8 @@ export class TopK {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < this.n && this.scores[l]! < this.scores[m]!) m = l;
-      if (r < this.n && this.scores[r]! < this.scores[m]!) m = r;
+      if (l < this.n && this.worse(l, m)) m = l;
+      if (r < this.n && this.worse(r, m)) m = r;
       if (m === i) return;
       this.swap(m, i);
       i = m;
