@@ -4,7 +4,7 @@
  * and Thai text with titles and tags; it follows writes of its own connection and of another one
  * (new, edited, forgotten and deleted items), never answers inside a transaction that changed
  * indexed text, builds a larger store in the background (FTS5 answering meanwhile), and filters
- * it cannot apply itself go through the store's filter check.
+ * it cannot apply itself go through the store's filter check; `status` tells where it stands.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -195,12 +195,20 @@ describe('in-memory keyword index', () => {
       ),
     );
     const memory = memoryOf(s);
+    expect((await s.stats(null)).keyword_index?.state).toBe('not_started');
     expect(memory.rank('default', ['team'])).toBeNull();
+    expect((await s.stats(null)).keyword_index?.state).toBe('building');
     const during = await s.keywordSearch(live(), ['w7', 'w8'], 10);
     expectSame(during, fts5(s, live(), ['w7', 'w8'], 10));
     await memory.ready();
     const rows = s.connection.prepare('SELECT count(*) FROM items').pluck().get();
     expect(memory.rank('default', ['team'])?.matched).toBe(rows);
+    expect((await s.stats(null)).keyword_index).toEqual({
+      state: 'ready',
+      rows,
+      pending: 0,
+      covered_seq: rows,
+    });
     for (const terms of [['w7', 'w8'], ['w49', 'team'], ['w299']])
       expectSame(await s.keywordSearch(live(), terms, 10), fts5(s, live(), terms, 10));
   });
@@ -211,6 +219,7 @@ describe('in-memory keyword index', () => {
     stores.push(s);
     await s.createItems(keywordCorpus());
     expect(memoryOf(s)).toBeUndefined();
+    expect((await s.stats(null)).keyword_index).toBeUndefined();
     expectSame(await s.keywordSearch(live(), ['heron'], 10), fts5(s, live(), ['heron'], 10));
   });
 });

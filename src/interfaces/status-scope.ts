@@ -6,9 +6,9 @@
 import type { ServiceStatus } from '../service/models.js';
 import { type Principal, seesStoreWide } from './access.js';
 
-/** A status without the store-wide facts: where the store lives, its size, the vector index, the embedding queue. */
+/** A status without the store-wide facts: where the store lives, its size, its indexes, the embedding queue. */
 export type SpaceStatus = Omit<ServiceStatus, 'store' | 'embedder'> & {
-  store: Omit<ServiceStatus['store'], 'location' | 'size_bytes' | 'vector_index'>;
+  store: Omit<ServiceStatus['store'], 'location' | 'size_bytes' | 'vector_index' | 'keyword_index'>;
   embedder: Omit<Extract<ServiceStatus['embedder'], { queue: unknown }>, 'queue'> | EmbedderOff;
 };
 type EmbedderOff = Exclude<ServiceStatus['embedder'], { queue: unknown }>;
@@ -22,7 +22,13 @@ export function statusFor(
 }
 
 function spaceOnly(status: ServiceStatus): SpaceStatus {
-  const { location: _location, size_bytes: _size, vector_index: _index, ...store } = status.store;
+  const {
+    location: _location,
+    size_bytes: _size,
+    vector_index: _index,
+    keyword_index: _keywords,
+    ...store
+  } = status.store;
   return { ...status, store, embedder: withoutQueue(status.embedder) };
 }
 

@@ -183,6 +183,8 @@ export interface StoreStats {
   size_bytes: number | null;
   /** Approximate vector indexes this process has in use (backends with `vectorIndex: 'hnsw'`). */
   vector_index?: VectorIndexState[];
+  /** The in-memory keyword index of this process (SQLite, unless `store.keyword_memory` is off). */
+  keyword_index?: KeywordIndexState;
 }
 
 /** A count of one UTC day (epoch ms / 86 400 000, floored) and one key (a kind or a status). */
@@ -226,6 +228,21 @@ export interface VectorIndexState {
   loaded_from_file: boolean;
   file: string | null;
   last_error: string | null;
+}
+
+/** The state of the in-memory keyword index, for `status`. */
+export interface KeywordIndexState {
+  /**
+   * `not_started`: no keyword search yet in this process; `building`: first read of the store,
+   * FTS5 answering meanwhile; `catching_up`: too many changes behind, same; `ready`: answering.
+   */
+  state: 'not_started' | 'building' | 'catching_up' | 'ready';
+  /** Items held. */
+  rows: number;
+  /** Logged changes not yet applied. */
+  pending: number;
+  /** Change-log position the index covers. */
+  covered_seq: number;
 }
 
 /** Result of importing one full item record. */

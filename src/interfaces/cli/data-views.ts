@@ -1,6 +1,6 @@
 /** Human rendering of `status`: the store, its vectors, the published model and the embedder. */
 import type { ServiceStatus } from '../../service/models.js';
-import type { VectorIndexState } from '../../store/store.js';
+import type { KeywordIndexState, VectorIndexState } from '../../store/store.js';
 
 /** The approximate vector indexes this process has open, one line each. */
 function vectorIndexLines(indexes: VectorIndexState[] | undefined): string[] {
@@ -13,6 +13,13 @@ function vectorIndexLines(indexes: VectorIndexState[] | undefined): string[] {
     (x) =>
       `vector index ${x.model}: ${x.state}, ${x.vectors} vectors, ${x.pending} pending${x.loaded_from_file ? ', loaded from file' : ''}${x.last_error ? `; last error: ${x.last_error}` : ''}`,
   );
+}
+
+function keywordIndexLines(index: KeywordIndexState | undefined): string[] {
+  if (index === undefined) return [];
+  return [
+    `keyword index (in memory): ${index.state.replace('_', ' ')}, ${index.rows} items, ${index.pending} pending`,
+  ];
 }
 
 function counts(byKey: Record<string, number>): string {
@@ -34,5 +41,6 @@ export function statusLines(s: ServiceStatus): string[] {
     `model        ${s.published_model ? `${s.published_model.id} (${s.published_model.dimension}-d, published)` : 'none published yet'}`,
     `embedder     ${'model_id' in e ? `${e.model_id}, ${e.available ? 'available' : `unavailable: ${e.reason ?? ''}`}${e.loaded ? ', loaded' : ''}` : `unavailable: ${e.reason}`}`,
     ...vectorIndexLines(s.store.vector_index),
+    ...keywordIndexLines(s.store.keyword_index),
   ];
 }

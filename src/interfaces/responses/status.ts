@@ -14,6 +14,13 @@ const VectorIndexSchema = z.object({
   last_error: z.string().nullable(),
 });
 
+const KeywordIndexSchema = z.object({
+  state: z.enum(['not_started', 'building', 'catching_up', 'ready']),
+  rows: z.number().int(),
+  pending: z.number().int(),
+  covered_seq: z.number().int(),
+});
+
 const StoreStatusSchema = z.object({
   backend: z.string(),
   location: z
@@ -39,6 +46,9 @@ const StoreStatusSchema = z.object({
     .array(VectorIndexSchema)
     .optional()
     .meta({ description: 'Approximate vector indexes this process has open (admin only).' }),
+  keyword_index: KeywordIndexSchema.optional().meta({
+    description: "This process's in-memory keyword index (SQLite; admin only).",
+  }),
 });
 
 const EmbedderStatusSchema = z.union([

@@ -21,6 +21,7 @@
  */
 import Database from 'better-sqlite3';
 
+import type { KeywordIndexState } from '../store.js';
 import type { SqliteDatabase } from './database.js';
 import { FTS_TOKENIZER } from './keyword-index.js';
 import { TopK } from './vector-cache.js';
@@ -216,7 +217,9 @@ class Postings {
   rows = 0;
   private tokens = 0;
   dead = 0;
+  /** Scratch of `rank`: scores by slot (zero between queries) and the slots scored. */
   private scores = new Float64Array(0);
+  private touched = new Int32Array(0);
 
   /** Removes the row `pk` if held. */
   remove(pk: number): void {
@@ -299,7 +302,11 @@ class Postings {
     if (this.scores.length < this.slots) this.scores = new Float64Array(this.slotPk.length);
     const scores = this.scores;
     const avgdl = this.tokens / this.rows;
-    let touched: Int32Array<ArrayBuffer> = new Int32Array(64);
+    if (this.touched.length < this.slots) this.touched = new Int32Array(this.slotPk.length);
+    const touched = this.touched;
+    const { slotAlive: alive, slotSpace: spaceOf, slotLength: lengthOf } = this;
+    // One space held: no row needs its space checked.
+    const spaces = this.spaceCodes.size > 1;
     let matched = 0;
     for (const token of tokens) {
       const id = token === null ? undefined : this.termIds.get(token);
@@ -312,15 +319,12 @@ class Postings {
       const used = this.listUsed[id]!;
       for (let i = 0; i < used; i += 2) {
         const slot = list[i]!;
-        if (this.slotAlive[slot] === 0 || this.slotSpace[slot] !== code) continue;
+        if (alive[slot] === 0 || (spaces && spaceOf[slot] !== code)) continue;
         const f = list[i + 1]!;
-        const d = this.slotLength[slot]!;
-        if (scores[slot] === 0) {
-          touched = grown(touched, matched + 1);
-          touched[matched++] = slot;
-        }
-        scores[slot] =
-          scores[slot]! + idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / avgdl)));
+        const d = lengthOf[slot]!;
+        const before = scores[slot]!;
+        if (before === 0) touched[matched++] = slot;
+        scores[slot] = before + idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / avgdl)));
       }
     }
     const slots = touched.slice(0, matched);
@@ -333,9 +337,16 @@ class Postings {
     // The best `want` of the matched rows (some statuses only, when given), by key then score.
     const best = (want: number, allowed?: Uint8Array) => {
       const top = new TopK(Math.min(want, matched));
-      for (let i = 0; i < matched; i++)
-        if (!allowed || allowed[slotStatus[slots[i]!]!] === 1)
-          top.push(slotPk[slots[i]!]!, found[i]!);
+      let floor = -Infinity;
+      for (let i = 0; i < matched; i++) {
+        const score = found[i]!;
+        // Below the kept floor: out, whatever its key (ties at the floor are offered).
+        if (score < floor) continue;
+        const slot = slots[i]!;
+        if (allowed && allowed[slotStatus[slot]!] !== 1) continue;
+        top.push(slotPk[slot]!, score);
+        floor = top.floor;
+      }
       return top.sorted();
     };
     return {
@@ -376,6 +387,7 @@ export class KeywordMemory {
   constructor(private readonly db: SqliteDatabase) {
     this.sql = {
       maxRow: db.prepare('SELECT max(pk) AS n FROM items').pluck(),
+      pending: db.prepare('SELECT count(*) FROM keyword_changes WHERE seq > ?').pluck(),
       maxSeq: db.prepare('SELECT coalesce(max(seq), 0) FROM keyword_changes').pluck(),
       changes: db
         .prepare('SELECT pk, seq FROM keyword_changes WHERE seq > ? ORDER BY seq LIMIT ?')
@@ -413,13 +425,33 @@ export class KeywordMemory {
     return tokens === undefined ? null : this.postings.rank(space, tokens);
   }
 
+  /** Where the index stands, for `status`. */
+  status(): KeywordIndexState {
+    const pending =
+      this.state === 'ready'
+        ? (this.sql.pending.get(this.covered) as number)
+        : (this.sql.pending.get(this.buildFrom) as number);
+    const state =
+      this.state === 'idle' || this.state === 'closed'
+        ? 'not_started'
+        : this.state === 'building'
+          ? 'building'
+          : pending > CATCHUP_MAX
+            ? 'catching_up'
+            : 'ready';
+    return { state, rows: this.postings.rows, pending, covered_seq: this.covered };
+  }
+
   /** Resolves once the index is built and has caught up with the log (at once when closed). */
   ready(): Promise<void> {
     if (this.state === 'idle') this.start();
     if (this.state === 'closed' || (this.state === 'ready' && !this.behind()))
       return Promise.resolve();
+    const waited = new Promise<void>((resolve) => this.waiting.push(resolve));
     this.schedule();
-    return new Promise((resolve) => this.waiting.push(resolve));
+    // Someone waits: the slices keep the process alive until it is ready.
+    this.timer?.ref();
+    return waited;
   }
 
   /** Stops background work and releases the tokenizer. */
@@ -456,7 +488,7 @@ export class KeywordMemory {
       if (this.work(SLICE_MS)) this.schedule();
       else this.settle();
     }, 0);
-    this.timer.unref();
+    if (this.waiting.length === 0) this.timer.unref();
   }
 
   /** Whether the log holds changes the index has not applied. */

@@ -280,7 +280,7 @@ export class SqliteStore implements Store {
   }
 
   stats(space: string | null): Promise<StoreStats> {
-    return stats(this.core, this.vectorIndex, space);
+    return stats(this.core, this.vectorIndex, this.keywordMemory, space);
   }
 
   async spaces(): Promise<SpaceCount[]> {

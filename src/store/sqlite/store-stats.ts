@@ -1,17 +1,19 @@
 /**
- * Status facts of the SQLite store: item, vector and relation counts, file size, the vector index
- * state, and the integrity check of the database and its full-text index.
+ * Status facts of the SQLite store: item, vector and relation counts, file size, the vector and
+ * keyword index states, and the integrity check of the database and its full-text index.
  */
 import { statSync } from 'node:fs';
 
 import type { StoreStats } from '../store.js';
 import type { SqliteVectorSearch } from './ann-search.js';
+import type { KeywordMemory } from './keyword-memory.js';
 import type { StoreCore } from './store-core.js';
 
 /** Counts and facts for `status`, over one space or (null) the whole store. */
 export async function stats(
   core: StoreCore,
   vectorIndex: SqliteVectorSearch,
+  keywordMemory: KeywordMemory | undefined,
   space: string | null,
 ): Promise<StoreStats> {
   return core.read(() => {
@@ -47,6 +49,7 @@ export async function stats(
       relations,
       size_bytes: fileSize(core.path),
       vector_index: vectorIndex.status(),
+      ...(keywordMemory && { keyword_index: keywordMemory.status() }),
     };
   });
 }

@@ -8953,6 +8953,14 @@ export interface components {
                     [key: string]: number;
                 };
                 items_total: number;
+                /** @description This process's in-memory keyword index (SQLite; admin only). */
+                keyword_index?: {
+                    covered_seq: number;
+                    pending: number;
+                    rows: number;
+                    /** @enum {string} */
+                    state: "not_started" | "building" | "catching_up" | "ready";
+                };
                 /** @description Over HTTP only for an admin token of every space. */
                 location?: string;
                 relations: number;
