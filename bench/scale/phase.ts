@@ -80,6 +80,10 @@ export interface QueryResult {
   first_recall_ms: number;
   first_degraded: string[];
   rss_after_load_mb: number;
+  /** Seconds from the first recall until the in-memory keyword index answered (null: none). */
+  keyword_index_s: number | null;
+  /** RSS once the keyword index is built, before the timed queries. */
+  rss_after_keyword_index_mb: number;
   rss_after_queries_mb: number;
   modes: ModeResult[];
   /** Vector-only top 10 per query (by vector-channel rank), to compare exact and ANN. */
@@ -231,6 +235,16 @@ async function awaitIndex(engram: Engram, query: string, since: number) {
   return { serving, built: seconds(since) };
 }
 
+/** Waits until `status` shows the in-memory keyword index answering; seconds since `since`. */
+async function awaitKeywordIndex(engram: Engram, since: number): Promise<number | null> {
+  for (;;) {
+    const index = (await engram.status()).store.keyword_index;
+    if (!index) return null;
+    if (index.state === 'ready' && index.pending === 0) return seconds(since);
+    await sleep(250);
+  }
+}
+
 async function runBuild(req: PhaseRequest): Promise<BuildResult> {
   const [query] = queries(req.seed, 1);
   const engram = open({ ...req, vectors: 'ann' });
@@ -261,6 +275,9 @@ async function runQuery(req: PhaseRequest): Promise<QueryResult> {
   const first = await engram.recall({ query: qs[0]!, k: 10 });
   const firstMs = performance.now() - t;
   const rssLoad = mb();
+  // The first keyword search starts the in-memory keyword index; time only once it answers.
+  const keywordIndexS = await awaitKeywordIndex(engram, t);
+  const rssKeywords = mb();
   for (const query of qs.slice(0, 20)) await engram.recall({ query, k: 10 });
   const results: ModeResult[] = [];
   for (const { mode, weights } of modes(engram))
@@ -281,6 +298,8 @@ async function runQuery(req: PhaseRequest): Promise<QueryResult> {
     first_recall_ms: Math.round(firstMs),
     first_degraded: first.degraded.map((d) => `${d.channel}:${d.reason}`),
     rss_after_load_mb: rssLoad,
+    keyword_index_s: keywordIndexS,
+    rss_after_keyword_index_mb: rssKeywords,
     rss_after_queries_mb: rssQueries,
     modes: results,
     vector_top10: top10,

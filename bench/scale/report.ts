@@ -108,6 +108,18 @@ function sizeSection(s: SizeResult): string[] {
       fmt(ratio(s.ann.rss_after_load_mb, s.exact.rss_after_load_mb)),
     ]),
     row([
+      'in-memory keyword index answering after first recall (s)',
+      s.exact.keyword_index_s ?? 'off',
+      s.ann.keyword_index_s ?? 'off',
+      '',
+    ]),
+    row([
+      'RSS with the keyword index built (MB)',
+      s.exact.rss_after_keyword_index_mb ?? '',
+      s.ann.rss_after_keyword_index_mb ?? '',
+      fmt(ratio(s.ann.rss_after_keyword_index_mb, s.exact.rss_after_keyword_index_mb)),
+    ]),
+    row([
       'RSS after queries (MB)',
       s.exact.rss_after_queries_mb,
       s.ann.rss_after_queries_mb,

@@ -269,6 +269,9 @@ function combineRounds(runs: QueryResult[]): RoundsResult {
     first_recall_ms: mid(runs.map((r) => r.first_recall_ms)),
     first_degraded: [...new Set(runs.flatMap((r) => r.first_degraded))],
     rss_after_load_mb: mid(runs.map((r) => r.rss_after_load_mb)),
+    keyword_index_s:
+      first.keyword_index_s === null ? null : mid(runs.map((r) => r.keyword_index_s ?? 0)),
+    rss_after_keyword_index_mb: mid(runs.map((r) => r.rss_after_keyword_index_mb)),
     rss_after_queries_mb: mid(runs.map((r) => r.rss_after_queries_mb)),
     load_avg_1m: runs.map((r) => r.load_avg_1m),
     modes,
