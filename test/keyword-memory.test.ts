@@ -4,7 +4,7 @@
  * and Thai text with titles and tags; it follows writes of its own connection and of another one
  * (new, edited, forgotten and deleted items), never answers inside a transaction that changed
  * indexed text, builds a larger store in the background (FTS5 answering meanwhile), and filters
- * it cannot apply itself go through the store's filter check; `status` tells where it stands.
+ * it cannot apply itself go through the store's filter check; `status` tells where it stands, and a failure of its own work leaves FTS5 answering.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -208,9 +208,23 @@ describe('in-memory keyword index', () => {
       rows,
       pending: 0,
       covered_seq: rows,
+      last_error: null,
     });
     for (const terms of [['w7', 'w8'], ['w49', 'team'], ['w299']])
       expectSame(await s.keywordSearch(live(), terms, 10), fts5(s, live(), terms, 10));
+  });
+
+  it('stays off for the process when its work fails, FTS5 answering, the error in status', async () => {
+    const s = open();
+    await s.createItems(keywordCorpus());
+    expect(memoryOf(s).rank('default', ['heron'])).not.toBeNull();
+    // The log disappears under it (renamed: the triggers follow, the index's statements fail).
+    s.connection.exec('ALTER TABLE keyword_changes RENAME TO keyword_changes_gone');
+    expectSame(await s.keywordSearch(live(), ['heron'], 10), fts5(s, live(), ['heron'], 10));
+    const state = (await s.stats(null)).keyword_index!;
+    expect(state.state).toBe('failed');
+    expect(state.last_error).toMatch(/keyword_changes/);
+    await expect(memoryOf(s).ready()).resolves.toBeUndefined();
   });
 
   it('can be turned off: every search runs on FTS5', async () => {

@@ -234,15 +234,17 @@ export interface VectorIndexState {
 export interface KeywordIndexState {
   /**
    * `not_started`: no keyword search yet in this process; `building`: first read of the store,
-   * FTS5 answering meanwhile; `catching_up`: too many changes behind, same; `ready`: answering.
+   * FTS5 answering meanwhile; `catching_up`: too many changes behind, same; `ready`: answering;
+   * `failed`: index work failed (`last_error`), FTS5 answers for the rest of the process.
    */
-  state: 'not_started' | 'building' | 'catching_up' | 'ready';
+  state: 'not_started' | 'building' | 'catching_up' | 'ready' | 'failed';
   /** Items held. */
   rows: number;
   /** Logged changes not yet applied. */
   pending: number;
   /** Change-log position the index covers. */
   covered_seq: number;
+  last_error: string | null;
 }
 
 /** Result of importing one full item record. */

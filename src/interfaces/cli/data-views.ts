@@ -18,7 +18,7 @@ function vectorIndexLines(indexes: VectorIndexState[] | undefined): string[] {
 function keywordIndexLines(index: KeywordIndexState | undefined): string[] {
   if (index === undefined) return [];
   return [
-    `keyword index (in memory): ${index.state.replace('_', ' ')}, ${index.rows} items, ${index.pending} pending`,
+    `keyword index (in memory): ${index.state.replace('_', ' ')}, ${index.rows} items, ${index.pending} pending${index.last_error ? `; last error: ${index.last_error}` : ''}`,
   ];
 }
 

@@ -15,10 +15,11 @@ const VectorIndexSchema = z.object({
 });
 
 const KeywordIndexSchema = z.object({
-  state: z.enum(['not_started', 'building', 'catching_up', 'ready']),
+  state: z.enum(['not_started', 'building', 'catching_up', 'ready', 'failed']),
   rows: z.number().int(),
   pending: z.number().int(),
   covered_seq: z.number().int(),
+  last_error: z.string().nullable(),
 });
 
 const StoreStatusSchema = z.object({

@@ -368,7 +368,7 @@ class Postings {
 }
 
 /** Where the index stands. */
-type State = 'idle' | 'building' | 'ready' | 'closed';
+type State = 'idle' | 'building' | 'ready' | 'failed' | 'closed';
 
 /** The in-memory keyword index of one connection (see the file header). */
 export class KeywordMemory {
@@ -382,6 +382,7 @@ export class KeywordMemory {
   private buildAfter = 0;
   private timer: NodeJS.Timeout | undefined;
   private waiting: (() => void)[] = [];
+  private lastError: string | null = null;
   private readonly sql;
 
   constructor(private readonly db: SqliteDatabase) {
@@ -408,44 +409,55 @@ export class KeywordMemory {
    * now (still being built, too far behind, or inside a transaction that changed indexed text).
    */
   rank(space: string, terms: readonly string[]): KeywordRanking | null {
-    if (this.state === 'closed') return null;
-    if (this.state === 'idle') this.start();
-    if (this.state !== 'ready') return null;
-    const changes = this.sql.changes.all(this.covered, CATCHUP_MAX + 1) as [number, number][];
-    if (changes.length > 0) {
-      if (this.db.inTransaction) return null;
-      if (changes.length > CATCHUP_MAX) {
-        this.schedule();
-        return null;
-      }
-      this.apply(changes);
+    if (this.state === 'closed' || this.state === 'failed') return null;
+    return this.guarded(() => {
+      if (this.state === 'idle') this.start();
       if (this.state !== 'ready') return null;
-    }
-    const tokens = this.tokens().query(terms);
-    return tokens === undefined ? null : this.postings.rank(space, tokens);
+      const changes = this.sql.changes.all(this.covered, CATCHUP_MAX + 1) as [number, number][];
+      if (changes.length > 0) {
+        if (this.db.inTransaction) return null;
+        if (changes.length > CATCHUP_MAX) {
+          this.schedule();
+          return null;
+        }
+        this.apply(changes);
+        if (this.state !== 'ready') return null;
+      }
+      const tokens = this.tokens().query(terms);
+      return tokens === undefined ? null : this.postings.rank(space, tokens);
+    });
   }
 
   /** Where the index stands, for `status`. */
   status(): KeywordIndexState {
+    const building = this.state === 'building';
     const pending =
-      this.state === 'ready'
-        ? (this.sql.pending.get(this.covered) as number)
-        : (this.sql.pending.get(this.buildFrom) as number);
+      this.state === 'ready' || building
+        ? (this.sql.pending.get(building ? this.buildFrom : this.covered) as number)
+        : 0;
     const state =
       this.state === 'idle' || this.state === 'closed'
         ? 'not_started'
-        : this.state === 'building'
-          ? 'building'
-          : pending > CATCHUP_MAX
-            ? 'catching_up'
-            : 'ready';
-    return { state, rows: this.postings.rows, pending, covered_seq: this.covered };
+        : this.state === 'ready' && pending > CATCHUP_MAX
+          ? 'catching_up'
+          : this.state;
+    return {
+      state,
+      rows: this.postings.rows,
+      pending,
+      covered_seq: this.covered,
+      last_error: this.lastError,
+    };
   }
 
   /** Resolves once the index is built and has caught up with the log (at once when closed). */
   ready(): Promise<void> {
-    if (this.state === 'idle') this.start();
-    if (this.state === 'closed' || (this.state === 'ready' && !this.behind()))
+    if (this.state === 'idle') this.guarded(() => this.start());
+    if (
+      this.state === 'closed' ||
+      this.state === 'failed' ||
+      (this.state === 'ready' && !this.behind())
+    )
       return Promise.resolve();
     const waited = new Promise<void>((resolve) => this.waiting.push(resolve));
     this.schedule();
@@ -461,6 +473,24 @@ export class KeywordMemory {
     clearTimeout(this.timer);
     this.tokenizer?.close();
     this.tokenizer = undefined;
+  }
+
+  /**
+   * Runs index work; a failure (the database unreadable, say) leaves the index off for this
+   * process, FTS5 answering every search, with the error in `status`.
+   */
+  private guarded<T>(fn: () => T): T | null {
+    try {
+      return fn();
+    } catch (err) {
+      this.lastError = (err as Error).message;
+      this.state = 'failed';
+      this.postings = new Postings();
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.settle();
+      return null;
+    }
   }
 
   private tokens(): Tokenizer {
@@ -480,12 +510,14 @@ export class KeywordMemory {
   }
 
   private schedule(): void {
-    if (this.timer !== undefined || this.state === 'closed') return;
+    if (this.timer !== undefined || this.state === 'closed' || this.state === 'failed') return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (this.state === 'closed') return;
-      if (this.db.inTransaction || !this.db.open) return this.schedule();
-      if (this.work(SLICE_MS)) this.schedule();
+      if (this.state === 'closed' || this.state === 'failed') return;
+      if (!this.db.open) return this.close();
+      if (this.db.inTransaction) return this.schedule();
+      const more = this.guarded(() => this.work(SLICE_MS));
+      if (more) this.schedule();
       else this.settle();
     }, 0);
     if (this.waiting.length === 0) this.timer.unref();

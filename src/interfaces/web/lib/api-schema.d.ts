@@ -8956,10 +8956,11 @@ export interface components {
                 /** @description This process's in-memory keyword index (SQLite; admin only). */
                 keyword_index?: {
                     covered_seq: number;
+                    last_error: string | null;
                     pending: number;
                     rows: number;
                     /** @enum {string} */
-                    state: "not_started" | "building" | "catching_up" | "ready";
+                    state: "not_started" | "building" | "catching_up" | "ready" | "failed";
                 };
                 /** @description Over HTTP only for an admin token of every space. */
                 location?: string;
