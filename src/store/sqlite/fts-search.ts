@@ -23,6 +23,10 @@
  *   seconds at 100k rows.
  * Stores under `planMinRows` rows run the one plain joined query: exact BM25, and there the
  * fastest.
+ *
+ * All of this is FTS5's part. When the in-memory keyword index (keyword-memory.ts) can answer, it
+ * does, after a creation-time window's key-range read and before everything else: exact BM25
+ * with no common-term or pair shortcuts, space and status applied in memory, other filters here.
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import {
