@@ -108,6 +108,7 @@ describe('in-memory keyword index', () => {
       expectSame(got, fts5(s, live(), terms, 20));
     }
     // It answered itself (FTS5 is never consulted for a ranking it can give).
+    expect(memoryOf(s).rank('default', keywordTerms('team'))).not.toBeNull();
     expect(memoryOf(s).rank('default', keywordTerms('team'))?.matched).toBe(600 + 40);
     const random = seeded(3);
     for (let q = 0; q < 40; q++) {
@@ -165,6 +166,11 @@ describe('in-memory keyword index', () => {
     for (const terms of [['heron'], ['lotus', 'bird'], ['birch', 'team'], ['grey']])
       await check(terms);
     expect((await s.keywordSearch(live(), ['birch'], 5)).length).toBe(0);
+    // Creation times moved: a time-filtered search sees the new ones.
+    db.prepare('UPDATE items SET created_at = created_at + 1000 WHERE pk % 5 = 0').run();
+    const window = live({ created_after: T0 + 1000, created_before: T0 + 1300 });
+    expectSame(await s.keywordSearch(window, ['team'], 20), fts5(s, window, ['team'], 20));
+    expect(await s.keywordSearch(window, ['team'], 20)).not.toEqual([]);
   });
 
   it('does not answer inside a transaction that changed indexed text', async () => {

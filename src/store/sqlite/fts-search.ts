@@ -26,7 +26,8 @@
  *
  * All of this is FTS5's part. When the in-memory keyword index (keyword-memory.ts) can answer, it
  * does, after a creation-time window's key-range read and before everything else: exact BM25
- * with no common-term or pair shortcuts, space and status applied in memory, other filters here.
+ * with no common-term or pair shortcuts; space, status and creation time applied in memory,
+ * other filters here.
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import {
@@ -79,12 +80,14 @@ function quote(term: string): string {
 
 type Ranked = RankedRow;
 
-/** Whether the filter names only a space and statuses. */
-function statusOnly(filter: ItemFilter): boolean {
+/** The filter fields the in-memory index applies itself. */
+const MEMORY_FILTERS = new Set(['space', 'statuses', 'created_after', 'created_before']);
+
+/** Whether the in-memory index can apply the whole filter (space, statuses, creation time). */
+function inMemory(filter: ItemFilter): boolean {
   return Object.entries(filter).every(
     ([key, value]) =>
-      key === 'space' ||
-      key === 'statuses' ||
+      MEMORY_FILTERS.has(key) ||
       value === undefined ||
       (Array.isArray(value) && value.length === 0),
   );
@@ -114,8 +117,8 @@ export class FtsSearch {
     const windowed = small ? null : this.windowed(filter, terms, limit);
     if (windowed !== null) return windowed;
     const memory = this.memory?.rank(filter.space, terms);
-    // Space and status alone are known to the index; other filters are checked here.
-    if (memory && statusOnly(filter)) return memory.items(limit, filter.statuses);
+    // Space, status and creation time are known to the index; other filters are checked here.
+    if (memory && inMemory(filter)) return memory.items(limit, filter);
     if (memory) return this.filtered(filter, terms, limit, (fetch) => memory.top(fetch));
     if (small) return this.exact(compileFilter(filter), terms, limit);
     const { rare, common, pair } = this.split(terms, limit, rows);

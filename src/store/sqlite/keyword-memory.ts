@@ -42,7 +42,8 @@ CREATE TRIGGER keyword_changes_delete AFTER DELETE ON items BEGIN
   VALUES (old.pk, (SELECT coalesce(max(seq), 0) + 1 FROM keyword_changes));
 END;
 CREATE TRIGGER keyword_changes_update
-AFTER UPDATE OF space, status, title, body, tags_text, seg_title, seg_body, seg_tags ON items BEGIN
+AFTER UPDATE OF space, status, created_at, title, body, tags_text, seg_title, seg_body, seg_tags
+ON items BEGIN
   INSERT OR REPLACE INTO keyword_changes(pk, seq)
   VALUES (new.pk, (SELECT coalesce(max(seq), 0) + 1 FROM keyword_changes));
 END;
@@ -86,8 +87,18 @@ export interface KeywordRanking {
   readonly matched: number;
   /** The best `n` rows, best first. */
   top(n: number): RankedRow[];
-  /** The best `n` items whose status is one of `statuses` (a null status counts as active). */
-  items(n: number, statuses: readonly string[]): MatchedItem[];
+  /**
+   * The best `n` items whose status is one of `statuses` (a null status counts as active),
+   * created within the range when one is given.
+   */
+  items(n: number, where: MemoryFilter): MatchedItem[];
+}
+
+/** What the index filters on besides the space. */
+export interface MemoryFilter {
+  statuses: readonly string[];
+  created_after?: number;
+  created_before?: number;
 }
 
 /** A row's indexed text as FTS5 reads it, with what the index filters on. */
@@ -96,6 +107,7 @@ interface RowText {
   id: string;
   space: string;
   status: string | null;
+  created_at: number;
   title: string | null;
   body: string;
   tags: string;
@@ -157,6 +169,7 @@ class Tokenizer {
           id: '',
           space: '',
           status: null,
+          created_at: 0,
           title: null,
           body,
           tags: '',
@@ -203,6 +216,7 @@ class Postings {
   private slotLength = new Float64Array(0);
   private slotSpace = new Int32Array(0);
   private slotStatus = new Int32Array(0);
+  private slotCreated = new Float64Array(0);
   private slotId: string[] = [];
   private slotAlive = new Uint8Array(0);
   private slotTermsAt = new Int32Array(0);
@@ -246,6 +260,7 @@ class Postings {
       this.slotLength = grownF64(this.slotLength, size);
       this.slotSpace = grown(this.slotSpace, size);
       this.slotStatus = grown(this.slotStatus, size);
+      this.slotCreated = grownF64(this.slotCreated, size);
       this.slotTermsAt = grown(this.slotTermsAt, size);
       this.slotTermsCount = grown(this.slotTermsCount, size);
       const alive = new Uint8Array(this.slotPk.length);
@@ -258,6 +273,7 @@ class Postings {
     this.slotLength[slot] = row.length;
     this.slotSpace[slot] = code;
     this.slotStatus[slot] = this.statusCode(r.status ?? 'active');
+    this.slotCreated[slot] = r.created_at;
     this.slotId[slot] = r.id;
     this.slotAlive[slot] = 1;
     this.slotTermsAt[slot] = this.rowTermsUsed;
@@ -333,9 +349,9 @@ class Postings {
       found[i] = scores[slots[i]!]!;
       scores[slots[i]!] = 0;
     }
-    const { slotPk, slotStatus, slotId } = this;
-    // The best `want` of the matched rows (some statuses only, when given), by key then score.
-    const best = (want: number, allowed?: Uint8Array) => {
+    const { slotPk, slotStatus, slotId, slotCreated } = this;
+    // The best `want` of the matched rows (those `where` allows, when given), ties by key.
+    const best = (want: number, where?: { allowed: Uint8Array; after: number; before: number }) => {
       const top = new TopK(Math.min(want, matched));
       let floor = -Infinity;
       for (let i = 0; i < matched; i++) {
@@ -343,7 +359,11 @@ class Postings {
         // Below the kept floor: out, whatever its key (ties at the floor are offered).
         if (score < floor) continue;
         const slot = slots[i]!;
-        if (allowed && allowed[slotStatus[slot]!] !== 1) continue;
+        if (where) {
+          if (where.allowed[slotStatus[slot]!] !== 1) continue;
+          const created = slotCreated[slot]!;
+          if (created < where.after || created >= where.before) continue;
+        }
         top.push(slotPk[slot]!, score);
         floor = top.floor;
       }
@@ -352,13 +372,15 @@ class Postings {
     return {
       matched,
       top: (want) => best(want).map((h) => ({ pk: h.pk, rank: -h.score })),
-      items: (want, statuses) => {
+      items: (want, where) => {
         const allowed = new Uint8Array(this.statusCodes.size + 1);
-        for (const s of statuses) {
+        for (const s of where.statuses) {
           const c = this.statusCodes.get(s);
           if (c !== undefined) allowed[c] = 1;
         }
-        return best(want, allowed).map((h) => ({
+        const after = where.created_after ?? -Infinity;
+        const before = where.created_before ?? Infinity;
+        return best(want, { allowed, after, before }).map((h) => ({
           id: slotId[this.slotOf.get(h.pk)!]!,
           score: h.score,
         }));
@@ -394,12 +416,14 @@ export class KeywordMemory {
         .prepare('SELECT pk, seq FROM keyword_changes WHERE seq > ? ORDER BY seq LIMIT ?')
         .raw(),
       page: db.prepare(
-        `SELECT pk, id, space, status, coalesce(seg_title, title) AS title, coalesce(seg_body, body) AS body,
-           coalesce(seg_tags, tags_text) AS tags FROM items WHERE pk > ? ORDER BY pk LIMIT ?`,
+        `SELECT pk, id, space, status, created_at, coalesce(seg_title, title) AS title,
+           coalesce(seg_body, body) AS body, coalesce(seg_tags, tags_text) AS tags
+         FROM items WHERE pk > ? ORDER BY pk LIMIT ?`,
       ),
       rows: db.prepare(
-        `SELECT pk, id, space, status, coalesce(seg_title, title) AS title, coalesce(seg_body, body) AS body,
-           coalesce(seg_tags, tags_text) AS tags FROM items WHERE pk IN (SELECT value FROM json_each(?))`,
+        `SELECT pk, id, space, status, created_at, coalesce(seg_title, title) AS title,
+           coalesce(seg_body, body) AS body, coalesce(seg_tags, tags_text) AS tags
+         FROM items WHERE pk IN (SELECT value FROM json_each(?))`,
       ),
     };
   }
