@@ -38,7 +38,8 @@ async function requireExistingStore(configFile: string | undefined): Promise<voi
 }
 
 /**
- * Opens the service for one command (no background work: the command drains what it needs). For a command that writes, the graph's extraction worker starts first, so its
+ * Opens the service for one command (no background work: the command drains what it needs; no
+ * in-memory keyword index). For a command that writes, the graph's extraction worker starts first, so its
  * language model loads while the service opens; it stops again when the configuration extracts
  * without it (graph off, or inline extraction).
  */
@@ -47,7 +48,13 @@ async function openEngram(options: GlobalOptions, writes: boolean): Promise<Engr
   const extractor = writes ? await import('../../graph/extractor.js') : undefined;
   extractor?.startExtractionWorker();
   const { createEngram } = await import('../../app.js');
-  const engram = createEngram({ configFile: options.config, background: false });
+  // One command searches once or twice: building the in-memory keyword index would cost more
+  // than it saves (on 100,000 memories `engram search` took 0.77 -> 0.81 s with it).
+  const engram = createEngram({
+    configFile: options.config,
+    background: false,
+    config: { store: { keyword_memory: false } },
+  });
   const { graph } = engram.config;
   if (extractor && !(graph.enabled && graph.worker)) await extractor.stopExtractionWorker();
   return engram;
