@@ -11,13 +11,14 @@
  * counted), and ties go to the smaller key as `ORDER BY rank, rowid` does.
  *
  * Kept in step through the `keyword_changes` log (migration 13): triggers on `items` record the
- * key of every row whose indexed text or space changed, with an increasing sequence number, so
- * writes of any connection or process are seen. A search first applies the changes past what
+ * key of every row whose indexed text, space, status or creation time changed (what the index
+ * holds), with an increasing sequence number, so writes of any connection or process are seen. A search first applies the changes past what
  * the index covers (at most CATCHUP_MAX; more, and the search uses FTS5 while slices catch up).
  * The index is never on the critical path while it is built: a store of more than
  * SYNC_BUILD_ROWS rows is read in background slices (searches use FTS5 meanwhile), a smaller one
  * on its first search. Inside a transaction that changed indexed text the index cannot know what
- * will commit, so such a search uses FTS5 too. `store.keyword_memory: false` turns it off.
+ * will commit, so such a search uses FTS5 too. `store.keyword_memory: false` turns it off (CLI
+ * commands, which search once, open the store so).
  */
 import Database from 'better-sqlite3';
 
