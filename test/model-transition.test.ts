@@ -126,12 +126,12 @@ describe.each(BACKENDS)('model transitions ($name)', (backend) => {
     expect(seen.length).toBeGreaterThan(0);
   });
 
-  it('embeds items written during the rebuild with the new model before the swap', async () => {
+  it('embeds items written while the rebuild runs with the new model', async () => {
     const server = await standIn();
     const engram = open(server.url);
     await fill(engram, bodies(30));
     await engram.useModel({ model: 'openai:stand-in-embed' });
-    let wrote = false;
+    let midWrite: Promise<unknown> | undefined;
     const job = await engram.runJobHere(
       {
         kind: 'models.rebuild',
@@ -139,12 +139,13 @@ describe.each(BACKENDS)('model transitions ($name)', (backend) => {
         dedupe_key: 'models.rebuild',
       },
       () => {
-        if (wrote) return;
-        wrote = true;
-        // A write and a revision while the first pass runs.
-        void fill(engram, ['Written mid-rebuild: the harbour crane is painted blue.']);
+        // A write while the first pass runs: a later pass embeds it before the swap, or, when
+        // it commits after the swap, the write itself embeds it with the published new model.
+        midWrite ??= fill(engram, ['Written mid-rebuild: the harbour crane is painted blue.']);
       },
     );
+    await midWrite;
+    expect(midWrite).toBeDefined();
     expect(job.state).toBe('succeeded');
     expect(job.progress?.pass).toBeGreaterThanOrEqual(1);
     const status = await engram.modelsStatus();
