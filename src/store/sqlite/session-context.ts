@@ -52,6 +52,20 @@ WHERE json_extract(i.source, '$.session') IS NOT NULL
 }
 
 /**
+ * Whether the space holds any conversation turn: one probe of the partial index `items_session_turn`
+ * (microseconds). A store written without sessions skips the neighbour query, which otherwise
+ * reads every seed's row to find it is no turn (a millisecond a recall at 100,000 memories).
+ */
+function holdsTurns(core: StoreCore, space: string): boolean {
+  const row = core
+    .prepared(
+      "SELECT EXISTS (SELECT 1 FROM items WHERE space = ? AND json_extract(source, '$.session') IS NOT NULL) AS held",
+    )
+    .get(space) as { held: number };
+  return row.held === 1;
+}
+
+/**
  * Positions of `ids` that are conversation turns, plus every item passing `filter` within
  * `window` turns of one of them in the same session. Seeds need not pass the filter (they come
  * from recall's candidates, which did); neighbours must, so hidden items never become context.
@@ -62,7 +76,7 @@ export function sessionNeighbors(
   ids: readonly string[],
   window: number,
 ): SessionTurn[] {
-  if (ids.length === 0 || !(window >= 0)) return [];
+  if (ids.length === 0 || !(window >= 0) || !holdsTurns(core, filter.space)) return [];
   const where = compileFilter(filter);
   // Compiled once per filter shape (the filter's values are bound): compiling took as long as
   // running it on a LoCoMo conversation.
@@ -85,7 +99,7 @@ export function sessionNeighborsBySeed(
   window: number,
 ): Map<string, SessionTurn[]> {
   const out = new Map<string, SessionTurn[]>();
-  if (ids.length === 0 || !(window >= 0)) return out;
+  if (ids.length === 0 || !(window >= 0) || !holdsTurns(core, filter.space)) return out;
   const where = compileFilter(filter);
   const rows = core.prepared(neighbourSql(where.sql, true)).all({
     ...where.params,
