@@ -27,22 +27,22 @@ import type { SqliteDatabase } from './database.js';
 import { FTS_TOKENIZER } from './keyword-index.js';
 import { TopK } from './vector-cache.js';
 
-/** The change log the index follows (migration 13). */
+/** The change log the index follows (migration 13; idempotent, as a re-run step may find it). */
 export const KEYWORD_CHANGES_SQL = `
-CREATE TABLE keyword_changes (
+CREATE TABLE IF NOT EXISTS keyword_changes (
   pk INTEGER PRIMARY KEY,
   seq INTEGER NOT NULL
 );
-CREATE INDEX keyword_changes_seq ON keyword_changes(seq);
-CREATE TRIGGER keyword_changes_insert AFTER INSERT ON items BEGIN
+CREATE INDEX IF NOT EXISTS keyword_changes_seq ON keyword_changes(seq);
+CREATE TRIGGER IF NOT EXISTS keyword_changes_insert AFTER INSERT ON items BEGIN
   INSERT OR REPLACE INTO keyword_changes(pk, seq)
   VALUES (new.pk, (SELECT coalesce(max(seq), 0) + 1 FROM keyword_changes));
 END;
-CREATE TRIGGER keyword_changes_delete AFTER DELETE ON items BEGIN
+CREATE TRIGGER IF NOT EXISTS keyword_changes_delete AFTER DELETE ON items BEGIN
   INSERT OR REPLACE INTO keyword_changes(pk, seq)
   VALUES (old.pk, (SELECT coalesce(max(seq), 0) + 1 FROM keyword_changes));
 END;
-CREATE TRIGGER keyword_changes_update
+CREATE TRIGGER IF NOT EXISTS keyword_changes_update
 AFTER UPDATE OF space, status, created_at, title, body, tags_text, seg_title, seg_body, seg_tags
 ON items BEGIN
   INSERT OR REPLACE INTO keyword_changes(pk, seq)
