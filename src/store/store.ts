@@ -16,10 +16,13 @@ import type { VectorState } from '../domain/types.js';
 import type { DormantEventRecord, DormantStateRecord, DormantStore } from './dormant-store.js';
 import type { DreamStore } from './dream-store.js';
 import type { GraphStore } from './graph-store.js';
+import type { KeywordIndexState, VectorIndexState } from './index-state.js';
 import type { JobStore } from './job-store.js';
 import type { LifecycleRecord, LifecycleStore } from './lifecycle-store.js';
 import type { ModelStore } from './model-store.js';
 import type { SessionExportRecord, SessionStore } from './session-store.js';
+
+export type { KeywordIndexState, VectorIndexState } from './index-state.js';
 
 /** What a backend can do, so core chooses strategies without naming the backend. */
 /** Accesses of one item gathered over a while: how many, and the latest one (epoch ms). */
@@ -212,39 +215,6 @@ export interface StoreInsights {
 export interface SpaceCount {
   space: string;
   items: number;
-}
-
-/** The state of one model's approximate vector index, for `status`. */
-export interface VectorIndexState {
-  model: string;
-  /** `building`: first build, exact scan meanwhile; `catching_up`: too far behind, same. */
-  state: 'ready' | 'building' | 'catching_up' | 'broken';
-  /** Vectors of the model (all spaces). */
-  vectors: number;
-  /** Changed items not yet in the index (scanned exactly beside it meanwhile). */
-  pending: number;
-  /** Change-log position the index covers. */
-  covered_seq: number;
-  loaded_from_file: boolean;
-  file: string | null;
-  last_error: string | null;
-}
-
-/** The state of the in-memory keyword index, for `status`. */
-export interface KeywordIndexState {
-  /**
-   * `not_started`: no keyword search yet in this process; `building`: first read of the store,
-   * FTS5 answering meanwhile; `catching_up`: too many changes behind, same; `ready`: answering;
-   * `failed`: index work failed (`last_error`), FTS5 answers for the rest of the process.
-   */
-  state: 'not_started' | 'building' | 'catching_up' | 'ready' | 'failed';
-  /** Items held. */
-  rows: number;
-  /** Logged changes not yet applied. */
-  pending: number;
-  /** Change-log position the index covers. */
-  covered_seq: number;
-  last_error: string | null;
 }
 
 /** Result of importing one full item record. */

@@ -39,7 +39,9 @@ import {
 } from '../common-terms.js';
 import type { ScoredId } from '../store.js';
 import type { SqliteDatabase } from './database.js';
-import { COLUMN_WEIGHTS, type KeywordMemory, type RankedRow } from './keyword-memory.js';
+import type { KeywordMemory } from './keyword-memory.js';
+import type { RankedRow } from './keyword-postings.js';
+import { COLUMN_WEIGHTS } from './keyword-tokens.js';
 import { compileFilter } from './rows.js';
 import { Statements } from './statements.js';
 
