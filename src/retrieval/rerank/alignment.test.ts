@@ -1,22 +1,28 @@
 // The alignment relevance scorer on the real GloVe vectors (the cache test/global-setup.ts builds).
 import { resolve } from 'node:path';
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { configSchema } from '../../config/schema.js';
+import { SimdArena } from '../../domain/simd-dot.js';
 import type { Embedder, WordVectorLookup } from '../../embed/embedder.js';
 import { StaticEmbedder } from '../../embed/static/static-embedder.js';
+import type { WordVectors } from '../../embed/static/word-vectors.js';
 import { decisionAdapter } from '../decision/adapters.js';
 import { AlignmentScorer, properNames, scoreAlignment } from './alignment.js';
 import { absoluteScorer, wordVectorSource } from './scorers.js';
 
 const cacheDir = resolve(process.env.ENGRAM_TEST_CACHE_DIR ?? 'node_modules/.cache/engram-test');
 const embedder = new StaticEmbedder({ cacheDir });
-let words: WordVectorLookup;
+let words: WordVectors;
 
 beforeAll(async () => {
   words = await embedder.wordVectors();
 }, 300_000);
+
+/** `count` vocabulary words from frequency rank `from` on, space separated. */
+const wordsFrom = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => words.word(from + i)).join(' ');
 
 const score = (query: string, texts: string[], options = {}) =>
   scoreAlignment(
@@ -168,6 +174,45 @@ describe('alignment scorer', () => {
     expect(scoreAlignment(words, 'Which doctor saw the kitten?', pool)).toEqual(first);
     expect(first[0]).toBeGreaterThan(first[2]!);
     expect(first[1]).toBeGreaterThan(first[2]!);
+  });
+
+  it('scores the same bit for bit with the WebAssembly kernel and without it', () => {
+    // A new lookup object gets its own table; with no arena it runs the portable loop.
+    const plain: WordVectorLookup = {
+      size: words.size,
+      tokenize: (text) => words.tokenize(text),
+      wordId: (token) => words.wordId(token),
+      wordVector: (id) => words.wordVector(id),
+    };
+    const create = vi.spyOn(SimdArena, 'create').mockReturnValue(null);
+    const pool = Array.from({ length: 40 }, (_, i) => ({
+      id: String(i),
+      text: `${wordsFrom(i * 12, 12)} doctor trains`,
+      context: [wordsFrom(5_000 + i * 7, 7)],
+    }));
+    try {
+      const query = 'Which physician took the train to see her kitten?';
+      expect(scoreAlignment(plain, query, pool)).toEqual(scoreAlignment(words, query, pool));
+      expect(create).toHaveBeenCalled();
+    } finally {
+      create.mockRestore();
+    }
+  });
+
+  it('scores a call with more distinct words than its vector cache keeps like the same documents alone', () => {
+    // 160 documents of 150 distinct words: 24,000 words in one call, past the 20,000 kept, after
+    // earlier calls filled the cache with others. Without pool weighting a score is the document's own.
+    const options = { poolWeighting: false };
+    const query = 'Which physician took the train to see her kitten?';
+    const docs = Array.from({ length: 160 }, (_, i) => ({
+      id: String(i),
+      text: `${wordsFrom(2_000 + i * 150, 150)} doctor`,
+    }));
+    scoreAlignment(words, 'warm cache', [{ id: 'w', text: wordsFrom(40_000, 19_000) }], options);
+    const together = scoreAlignment(words, query, docs, options);
+    const alone = docs.map((d) => scoreAlignment(words, query, [d], options)[0]);
+    expect(together).toEqual(alone);
+    expect(new Set(together).size).toBeGreaterThan(10);
   });
 
   it('scores through the RelevanceScorer interface with the static embedder as word source', async () => {

@@ -28,6 +28,7 @@
  * (`pool_weighting`, on by default; off, pool(t) = 1). 1 means every query term occurs in the
  * document; 0 means nothing in it relates to the query.
  */
+import { dot4, SimdArena } from '../../domain/simd-dot.js';
 import { STOP_WORDS } from '../../domain/text.js';
 import type { WordVectorLookup } from '../../embed/embedder.js';
 import type { RelevanceDocument, RelevanceScorer } from './relevance.js';
@@ -209,8 +210,10 @@ class WordTable {
   /** Ids of the stems the analysed texts hold. */
   readonly stems = new Map<string, number>();
   readonly dimension: number;
-  /** Unit vectors, `dimension` floats each, at `slot[id] * dimension`. */
-  slab: Float32Array;
+  /** WebAssembly memory holding the slab, when the kernel can run (simd-dot.ts). */
+  readonly arena: SimdArena | null;
+  /** The slab when there is no arena. */
+  private plain: Float32Array;
   private readonly slot: Int32Array;
   private used = 0;
   /** `column[id]` is the word's column in the call that set `stamp[id]` to its generation. */
@@ -221,24 +224,61 @@ class WordTable {
   constructor(readonly words: WordVectorLookup) {
     this.dimension = words.size > 0 ? words.wordVector(0).length : 0;
     this.slot = new Int32Array(words.size).fill(-1);
-    this.slab = new Float32Array(this.dimension * 256);
+    this.arena = this.dimension % 4 === 0 ? SimdArena.create(this.dimension * 256) : null;
+    this.plain = this.arena ? new Float32Array(0) : new Float32Array(this.dimension * 256);
     this.column = new Int32Array(words.size);
     this.stamp = new Uint32Array(words.size);
   }
 
-  /** Offset of the word's unit vector in `slab` (which may be replaced: read it after this). */
+  /**
+   * Unit vectors, `dimension` floats each, at `slot[id] * dimension`. Replaced when it grows and
+   * whenever the arena's memory does: read it again after any call on the table or the arena.
+   */
+  get slab(): Float32Array {
+    return this.arena ? this.arena.rows : this.plain;
+  }
+
+  /** Offset of the word's unit vector in `slab`. */
   offset(id: number): number {
     const at = this.slot[id]!;
     if (at >= 0) return at * this.dimension;
-    if (this.used >= CACHE_LIMIT) {
-      // A full slab is dropped wholesale (refilling is cheap).
-      this.slot.fill(-1);
-      this.used = 0;
-    }
+    // A full slab is dropped wholesale (refilling is cheap).
+    if (this.used >= CACHE_LIMIT) this.drop();
+    return this.place(id);
+  }
+
+  /**
+   * Slots of the words `ids` in `slab`, all held at once: a slab that cannot take the new ones
+   * is dropped first (a call's words never push each other out), and grows past its bound for a
+   * call with more words than that.
+   */
+  slotsOf(ids: readonly number[]): Int32Array {
+    let fresh = 0;
+    for (const id of ids) if (this.slot[id]! < 0) fresh++;
+    if (this.used + fresh > Math.max(CACHE_LIMIT, ids.length)) this.drop();
+    return Int32Array.from(ids, (id) => {
+      const at = this.slot[id]!;
+      return at >= 0 ? at : this.place(id) / this.dimension;
+    });
+  }
+
+  private drop(): void {
+    this.slot.fill(-1);
+    this.used = 0;
+  }
+
+  /** Copies the word's unit vector into the next free slot; returns its offset. */
+  private place(id: number): number {
     if ((this.used + 1) * this.dimension > this.slab.length) {
-      const grown = new Float32Array(Math.min(this.slab.length * 2, CACHE_LIMIT * this.dimension));
-      grown.set(this.slab.subarray(0, this.used * this.dimension));
-      this.slab = grown;
+      const rows = Math.max(CACHE_LIMIT, 2 * (this.used + 1));
+      const size = Math.min(this.slab.length * 2, rows * this.dimension);
+      if (this.arena) {
+        this.arena.reserve(size);
+      } else {
+        const grown = new Float32Array(size);
+        grown.set(this.plain.subarray(0, this.used * this.dimension));
+        this.plain = grown;
+      }
     }
     const slot = this.used++;
     this.slot[id] = slot;
@@ -343,17 +383,27 @@ class SoftTable {
     const soft = terms.flatMap((term, t) => (term.vector ? [t] : []));
     if (soft.length === 0) return;
     const dim = table.dimension;
-    const termVectors = new Float32Array(soft.length * dim);
+    const termVectors = new Float64Array(soft.length * dim);
     soft.forEach((t, k) => termVectors.set(terms[t]!.vector!, k * dim));
-    // Word-major: each word's vector is read once and met by every term while it is hot.
-    for (let col = 0; col < ids.length; col++) {
-      const at = table.offset(ids[col]!);
-      const slab = table.slab;
-      for (let k = 0; k < soft.length; k++) {
-        const cos = dot4(termVectors, k * dim, slab, at, dim);
-        if (cos > floor) this.values[col * n + soft[k]!] = (cos - floor) / (1 - floor);
-      }
+    const slots = table.slotsOf(ids);
+    const values = this.values;
+    if (table.arena) {
+      // Every word against every term in one call of the kernel, then kept above the floor.
+      const cos = table.arena.dotSlots(slots, dim, termVectors, soft.length);
+      for (let col = 0; col < ids.length; col++)
+        for (let k = 0; k < soft.length; k++) {
+          const c = cos[col * soft.length + k]!;
+          if (c > floor) values[col * n + soft[k]!] = (c - floor) / (1 - floor);
+        }
+      return;
     }
+    // Word-major: each word's vector is read once and met by every term while it is hot.
+    const slab = table.slab;
+    for (let col = 0; col < ids.length; col++)
+      for (let k = 0; k < soft.length; k++) {
+        const c = dot4(termVectors, k * dim, slab, slots[col]! * dim, dim);
+        if (c > floor) values[col * n + soft[k]!] = (c - floor) / (1 - floor);
+      }
   }
 
   /** Raises best[t] to best(t, side) and marks exact[t] when the side holds the term's stem. */
@@ -375,24 +425,4 @@ class SoftTable {
       }
     }
   }
-}
-
-/**
- * Dot product of `n` floats of `a` from `i` and of `b` from `j`, unrolled by four: two to three
- * times faster than a plain loop in V8.
- */
-function dot4(a: Float32Array, i: number, b: Float32Array, j: number, n: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let k = 0;
-  for (; k + 3 < n; k += 4) {
-    s0 += a[i + k]! * b[j + k]!;
-    s1 += a[i + k + 1]! * b[j + k + 1]!;
-    s2 += a[i + k + 2]! * b[j + k + 2]!;
-    s3 += a[i + k + 3]! * b[j + k + 3]!;
-  }
-  for (; k < n; k++) s0 += a[i + k]! * b[j + k]!;
-  return s0 + s1 + s2 + s3;
 }
