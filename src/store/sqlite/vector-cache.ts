@@ -4,6 +4,7 @@
  * processes on the same file are picked up incrementally before each search. The approximate index
  * (ann-model.ts) follows the same log through `onChange` and re-scores its candidates here.
  */
+import { SimdArena } from '../../domain/simd-dot.js';
 import type { SqliteDatabase } from './database.js';
 import { Statements } from './statements.js';
 
@@ -118,9 +119,18 @@ export function dotAt(
 /** One changed vector of the log: item key, log position, vector (null when removed), space. */
 type DeltaRow = [pk: number, seq: number, vector: Buffer | null, space: string];
 
-/** The vectors of one model, held in one contiguous matrix. */
+/** Rows an exact scan hands the kernel at a time (bounds its scratch memory). */
+const SCAN_CHUNK = 4096;
+
+/**
+ * The vectors of one model, held in one contiguous matrix: in WebAssembly memory, where the exact
+ * scan runs the SIMD kernel (simd-dot.ts, the same sums as `dotAt`), or in an ordinary array
+ * without WebAssembly SIMD, for a dimension not a multiple of four, or once the matrix outgrows
+ * what WebAssembly memory can hold (4 GiB).
+ */
 export class VectorCache {
-  private vectors: Float32Array;
+  private arena: SimdArena | null;
+  private plain: Float32Array;
   private pks: Float64Array;
   private spaces: Int32Array;
   private readonly slotOf = new Map<number, number>();
@@ -141,9 +151,15 @@ export class VectorCache {
   ) {
     this.sql = new Statements(db);
     this.syncInTransaction = db.transaction(() => this.applyDelta());
-    this.vectors = new Float32Array(1024 * dimension);
+    this.arena = dimension % 4 === 0 ? SimdArena.create(1024 * dimension) : null;
+    this.plain = this.arena ? new Float32Array(0) : new Float32Array(1024 * dimension);
     this.pks = new Float64Array(1024);
     this.spaces = new Int32Array(1024);
+  }
+
+  /** The matrix (replaced when it grows or the arena's memory does: read it again after either). */
+  private get vectors(): Float32Array {
+    return this.arena ? this.arena.rows : this.plain;
   }
 
   /** Number of vectors held. */
@@ -266,8 +282,22 @@ export class VectorCache {
   ): VectorHit[] {
     if (limit <= 0) return [];
     const top = new TopK(limit);
-    const dim = this.dimension;
-    const { vectors, spaces, pks, count } = this;
+    if (this.arena) {
+      try {
+        this.scanKernel(this.arena, code, query, top, allowed);
+        return top.sorted();
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err;
+        // No WebAssembly memory left for the call's scratch: scanned the portable way from now on.
+        this.leaveArena();
+      }
+    }
+    this.scanPlain(code, query, top, allowed);
+    return top.sorted();
+  }
+
+  private scanPlain(code: number, query: Float32Array, top: TopK, allowed?: ReadonlySet<number>) {
+    const { plain: vectors, dimension: dim, spaces, pks, count } = this;
     let floor = top.floor;
     for (let slot = 0; slot < count; slot++) {
       if (spaces[slot] !== code) continue;
@@ -279,7 +309,41 @@ export class VectorCache {
         floor = top.floor;
       }
     }
-    return top.sorted();
+  }
+
+  /** `scanPlain` through the kernel, a chunk of rows at a time (the same sums, in slot order). */
+  private scanKernel(
+    arena: SimdArena,
+    code: number,
+    query: Float32Array,
+    top: TopK,
+    allowed?: ReadonlySet<number>,
+  ) {
+    const { dimension: dim, spaces, pks, count } = this;
+    // Every row when the space holds them all, else the passing rows gathered by slot.
+    const every = !allowed && this.spaceSizes[code] === count;
+    const slots = every ? null : new Int32Array(Math.min(SCAN_CHUNK, count));
+    let floor = top.floor;
+    for (let first = 0; first < count; first += SCAN_CHUNK) {
+      const end = Math.min(count, first + SCAN_CHUNK);
+      let n = end - first;
+      if (slots) {
+        n = 0;
+        for (let slot = first; slot < end; slot++)
+          if (spaces[slot] === code && (!allowed || allowed.has(pks[slot]!))) slots[n++] = slot;
+        if (n === 0) continue;
+      }
+      const sums = slots
+        ? arena.dotSlots(slots.subarray(0, n), dim, query, 1)
+        : arena.dotRows(first, n, dim, query, 1);
+      for (let i = 0; i < n; i++) {
+        const sum = sums[i]!;
+        if (sum > floor) {
+          top.push(pks[slots ? slots[i]! : first + i]!, sum);
+          floor = top.floor;
+        }
+      }
+    }
   }
 
   /** The exact top `limit` among the given items (for a selective filter: cost by their number). */
@@ -323,15 +387,36 @@ export class VectorCache {
   /** Makes room for `capacity` vectors (never shrinks). */
   private reserve(capacity: number): void {
     if (capacity <= this.pks.length) return;
-    const vectors = new Float32Array(capacity * this.dimension);
-    vectors.set(this.vectors);
+    this.reserveVectors(capacity * this.dimension);
     const pks = new Float64Array(capacity);
     pks.set(this.pks);
     const spaces = new Int32Array(capacity);
     spaces.set(this.spaces);
-    this.vectors = vectors;
     this.pks = pks;
     this.spaces = spaces;
+  }
+
+  /** Grows the matrix to `floats`; past what WebAssembly memory holds, into an ordinary array. */
+  private reserveVectors(floats: number): void {
+    if (this.arena) {
+      try {
+        this.arena.reserve(floats);
+        return;
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err;
+        this.leaveArena();
+      }
+    }
+    const vectors = new Float32Array(floats);
+    vectors.set(this.plain);
+    this.plain = vectors;
+  }
+
+  /** Out of WebAssembly memory: the rows move to an ordinary array, scanned by `dotAt`. */
+  private leaveArena(): void {
+    if (!this.arena) return;
+    this.plain = new Float32Array(this.arena.rows);
+    this.arena = null;
   }
 
   private put(pk: number, space: string, blob: Buffer): void {
@@ -343,7 +428,11 @@ export class VectorCache {
       slot = this.count++;
       this.slotOf.set(pk, slot);
     } else this.spaceSizes[this.spaces[slot]!]!--;
-    new Uint8Array(this.vectors.buffer).set(blob, slot * this.dimension * 4);
+    const vectors = this.vectors;
+    new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength).set(
+      blob,
+      slot * this.dimension * 4,
+    );
     this.pks[slot] = pk;
     this.spaces[slot] = code;
     this.spaceSizes[code]!++;
