@@ -24,6 +24,14 @@ beforeAll(async () => {
 const wordsFrom = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => words.word(from + i)).join(' ');
 
+/** The same word vectors behind a new lookup object, which the scorer gives a table of its own. */
+const ownLookup = (): WordVectorLookup => ({
+  size: words.size,
+  tokenize: (text) => words.tokenize(text),
+  wordId: (token) => words.wordId(token),
+  wordVector: (id) => words.wordVector(id),
+});
+
 const score = (query: string, texts: string[], options = {}) =>
   scoreAlignment(
     words,
@@ -178,12 +186,7 @@ describe('alignment scorer', () => {
 
   it('scores the same bit for bit with the WebAssembly kernel and without it', () => {
     // A new lookup object gets its own table; with no arena it runs the portable loop.
-    const plain: WordVectorLookup = {
-      size: words.size,
-      tokenize: (text) => words.tokenize(text),
-      wordId: (token) => words.wordId(token),
-      wordVector: (id) => words.wordVector(id),
-    };
+    const plain = ownLookup();
     const create = vi.spyOn(SimdArena, 'create').mockReturnValue(null);
     const pool = Array.from({ length: 40 }, (_, i) => ({
       id: String(i),
@@ -196,6 +199,27 @@ describe('alignment scorer', () => {
       expect(create).toHaveBeenCalled();
     } finally {
       create.mockRestore();
+    }
+  });
+
+  it('goes on with the portable loop, scoring the same, when WebAssembly memory cannot grow', () => {
+    const own = ownLookup();
+    const query = 'Which physician took the train to see her kitten?';
+    const small = [{ id: 'a', text: 'A doctor on a train.' }];
+    const large = Array.from({ length: 60 }, (_, i) => ({
+      id: String(i),
+      text: `${wordsFrom(9_000 + i * 40, 40)} doctor`,
+    }));
+    const want = scoreAlignment(words, query, large);
+    expect(scoreAlignment(own, query, small)).toEqual(scoreAlignment(words, query, small));
+    const reserve = vi.spyOn(SimdArena.prototype, 'reserve').mockImplementation(() => {
+      throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+    });
+    try {
+      expect(scoreAlignment(own, query, large)).toEqual(want);
+      expect(reserve).toHaveBeenCalled();
+    } finally {
+      reserve.mockRestore();
     }
   });
 

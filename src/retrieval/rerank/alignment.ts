@@ -211,7 +211,7 @@ class WordTable {
   readonly stems = new Map<string, number>();
   readonly dimension: number;
   /** WebAssembly memory holding the slab, when the kernel can run (simd-dot.ts). */
-  readonly arena: SimdArena | null;
+  private arena: SimdArena | null;
   /** The slab when there is no arena. */
   private plain: Float32Array;
   private readonly slot: Int32Array;
@@ -272,9 +272,8 @@ class WordTable {
     if ((this.used + 1) * this.dimension > this.slab.length) {
       const rows = Math.max(CACHE_LIMIT, 2 * (this.used + 1));
       const size = Math.min(this.slab.length * 2, rows * this.dimension);
-      if (this.arena) {
-        this.arena.reserve(size);
-      } else {
+      if (this.arena && !this.tryReserve(this.arena, size)) this.leaveArena();
+      if (!this.arena) {
         const grown = new Float32Array(size);
         grown.set(this.plain.subarray(0, this.used * this.dimension));
         this.plain = grown;
@@ -284,6 +283,38 @@ class WordTable {
     this.slot[id] = slot;
     this.slab.set(this.words.wordVector(id), slot * this.dimension);
     return slot * this.dimension;
+  }
+
+  /**
+   * dot(word in slot s, term q) at `i * k + q` for the i-th of `slots`, from the kernel; null
+   * when there is no arena (any more: a call that finds no memory for its scratch leaves it).
+   */
+  dots(slots: Int32Array, terms: Float64Array, k: number): Float64Array | null {
+    if (!this.arena) return null;
+    try {
+      return this.arena.dotSlots(slots, this.dimension, terms, k);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      this.leaveArena();
+      return null;
+    }
+  }
+
+  private tryReserve(arena: SimdArena, floats: number): boolean {
+    try {
+      arena.reserve(floats);
+      return true;
+    } catch (err) {
+      if (err instanceof RangeError) return false;
+      throw err;
+    }
+  }
+
+  /** Out of WebAssembly memory: the slab moves to an ordinary array, read by `dot4`. */
+  private leaveArena(): void {
+    if (!this.arena) return;
+    this.plain = new Float32Array(this.arena.rows);
+    this.arena = null;
   }
 
   /** Drops the analysed texts and their stem ids when there are too many (between calls only). */
@@ -387,9 +418,9 @@ class SoftTable {
     soft.forEach((t, k) => termVectors.set(terms[t]!.vector!, k * dim));
     const slots = table.slotsOf(ids);
     const values = this.values;
-    if (table.arena) {
-      // Every word against every term in one call of the kernel, then kept above the floor.
-      const cos = table.arena.dotSlots(slots, dim, termVectors, soft.length);
+    // Every word against every term in one call of the kernel, then kept above the floor.
+    const cos = table.dots(slots, termVectors, soft.length);
+    if (cos) {
       for (let col = 0; col < ids.length; col++)
         for (let k = 0; k < soft.length; k++) {
           const c = cos[col * soft.length + k]!;
