@@ -174,6 +174,17 @@ export class HnswIndex {
     this.setState(label, DELETED);
   }
 
+  /** True when the label has a point in the graph (live, or present in a loaded file). */
+  holds(label: number): boolean {
+    const state = this.states[label] ?? ABSENT;
+    return state === LIVE || state === PRESENT;
+  }
+
+  /** The vector stored at a label's point, as stored (float32). */
+  vectorOf(label: number): Float32Array {
+    return Float32Array.from(this.index.getPoint(label));
+  }
+
   /** Up to `k` nearest labels (best first); `allow` restricts candidates during the walk. */
   search(query: Float32Array, k: number, ef: number, allow?: (label: number) => boolean): number[] {
     const n = Math.min(k, this.index.getCurrentCount(), this.index.getMaxElements());

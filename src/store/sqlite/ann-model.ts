@@ -18,6 +18,7 @@ import {
   isLabel,
 } from './ann-index.js';
 import { deletedAfter } from './ann-scrub.js';
+import { SharedPoints } from './ann-shared.js';
 import type { SqliteDatabase } from './database.js';
 import { TopK, type VectorCache, type VectorHit } from './vector-cache.js';
 
@@ -72,6 +73,8 @@ export class ModelAnn {
   private readonly pending = new Map<number, number>();
   /** Items whose key cannot be a label: always scanned exactly. */
   private readonly outside = new Set<number>();
+  /** Items with identical vectors sharing one point of the graph (ann-shared.ts). */
+  private points = new SharedPoints();
   private unsaved = 0;
   private saving: Promise<void> | undefined;
   private loading: Promise<void> | undefined;
@@ -113,6 +116,7 @@ export class ModelAnn {
       }
     }
     this.index = HnswIndex.create(this.cache.dimension, this.params, this.cache.size * 1.1);
+    this.points = new SharedPoints();
     this.fromFile = false;
     this.covered = -1;
     this.refill();
@@ -132,9 +136,12 @@ export class ModelAnn {
       };
     let labels: number[];
     try {
+      // A point whose own item is gone (a pending purge) still stands for its riders.
+      const inSpace = (pk: number) => this.cache.spaceOf(pk) === code;
       const allow =
         this.cache.spaceCount > 1
-          ? (label: number) => this.cache.spaceOf(label) === code
+          ? (label: number) =>
+              inSpace(label) || (this.points.sharing(label)?.some(inSpace) ?? false)
           : undefined;
       labels = index.search(query, want, searchEf(this.params.ef_search, this.cache.size), allow);
     } catch (err) {
@@ -150,7 +157,9 @@ export class ModelAnn {
       const score = this.cache.scoreIn(pk, code, query);
       if (score !== undefined && score > top.floor) top.push(pk, score);
     };
-    for (const label of labels) if (!this.pending.has(label)) offer(label);
+    // A point stands for the items riding on it too, even while its own change is pending.
+    for (const label of labels)
+      for (const pk of this.points.sharing(label) ?? [label]) if (!this.pending.has(pk)) offer(pk);
     for (const pk of this.pending.keys()) offer(pk);
     for (const pk of this.outside) offer(pk);
     return { hits: top.sorted(), approximate: true };
@@ -226,6 +235,15 @@ export class ModelAnn {
     this.currentFile = sidecar.file;
     this.unsaved = 0;
     this.refill();
+    // The file holds points only: the items riding on them are found again in the mirror.
+    const settled = [...this.cache.keys()].filter((pk) => isLabel(pk) && !this.pending.has(pk));
+    const loose = this.points.rebuild(
+      index,
+      settled,
+      (pk) => this.cache.vectorOf(pk),
+      (pk) => this.cache.spaceOf(pk),
+    );
+    for (const pk of loose) this.note(pk, this.cache.seq);
   }
 
   /** Rebuilds `pending` and `outside` from the log after the covered position. */
@@ -283,8 +301,8 @@ export class ModelAnn {
         if (!isLabel(pk)) {
           if (vector) this.outside.add(pk);
           else this.outside.delete(pk);
-        } else if (vector) index.upsert(pk, vector);
-        else index.remove(pk);
+        } else if (vector) this.points.upsert(index, pk, vector, this.cache.spaceOf(pk));
+        else this.points.remove(index, pk);
         this.pending.delete(pk);
         this.unsaved++;
         if ((++n & 31) === 0 && performance.now() > deadline) break;
@@ -308,7 +326,7 @@ export class ModelAnn {
       try {
         // Deletions not absorbed yet (a purge in another process) must not be saved.
         const seen = deletedAfter(this.db, this.cache.model, covered);
-        for (const label of seen.labels) if (isLabel(label)) index.remove(label);
+        for (const label of seen.labels) if (isLabel(label)) this.points.remove(index, label);
         await files.save(index, covered, this.params, sync, this.unusableFile);
         // A purge committed while the file was written may have missed it: scrub it now.
         const late = deletedAfter(this.db, this.cache.model, seen.last);
