@@ -80,8 +80,6 @@ function quote(term: string): string {
   return `"${term.replaceAll('\u0000', ' ').replaceAll('"', '""')}"`;
 }
 
-type Ranked = RankedRow;
-
 /** The filter fields the in-memory index applies itself. */
 const MEMORY_FILTERS = new Set(['space', 'statuses', 'created_after', 'created_before']);
 
@@ -145,7 +143,7 @@ export class FtsSearch {
     filter: ItemFilter,
     terms: readonly string[],
     limit: number,
-    candidates: (fetch: number) => Ranked[],
+    candidates: (fetch: number) => RankedRow[],
   ): ScoredId[] {
     const where = compileFilter(filter);
     let fetch = Math.max(limit * OVERFETCH, FETCH_MIN);
@@ -192,7 +190,7 @@ export class FtsSearch {
       .get(
         `SELECT rowid AS pk, ${BM25} AS rank FROM items_fts WHERE items_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank, rowid`,
       )
-      .all(terms.map(quote).join(' OR '), lo, hi) as Ranked[];
+      .all(terms.map(quote).join(' OR '), lo, hi) as RankedRow[];
     // The filter decides in slices, best first, until the answer is full.
     const where = compileFilter(filter);
     const out: ScoredId[] = [];
@@ -230,7 +228,7 @@ export class FtsSearch {
    * Rows matching `match`, scored with every term: with a common term too, the full score
    * replaces the score of the match alone; merged best first.
    */
-  private commonTerms(match: string, common: string[], fetch: number): Ranked[] {
+  private commonTerms(match: string, common: string[], fetch: number): RankedRow[] {
     const scores = new Map<number, number>();
     for (const row of this.top(match, fetch)) scores.set(row.pk, row.rank);
     if (common.length > 0) {
@@ -244,16 +242,16 @@ export class FtsSearch {
   }
 
   /** The index's best rows for a match expression, without touching `items`. */
-  private top(match: string, fetch: number): Ranked[] {
+  private top(match: string, fetch: number): RankedRow[] {
     return this.sql
       .get(
         `SELECT rowid AS pk, ${BM25} AS rank FROM items_fts WHERE items_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
       )
-      .all(match, fetch) as Ranked[];
+      .all(match, fetch) as RankedRow[];
   }
 
   /** The candidates that pass the filter, in candidate order. */
-  private keep(where: ReturnType<typeof compileFilter>, candidates: Ranked[]): ScoredId[] {
+  private keep(where: ReturnType<typeof compileFilter>, candidates: RankedRow[]): ScoredId[] {
     if (candidates.length === 0) return [];
     const rows = this.sql
       .get(

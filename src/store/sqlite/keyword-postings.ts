@@ -42,17 +42,12 @@ export interface MemoryFilter {
   created_before?: number;
 }
 
-/** A growable Int32Array. */
-function grown(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+/** `a`, or a copy of it with room for `need` values (at least twice as long). */
+function grown<
+  T extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>,
+>(a: T, need: number): T {
   if (need <= a.length) return a;
-  const next = new Int32Array(Math.max(need, a.length * 2, 16));
-  next.set(a);
-  return next;
-}
-
-function grownF64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const next = new Float64Array(Math.max(need, a.length * 2, 16));
+  const next = new (a.constructor as new (length: number) => T)(Math.max(need, a.length * 2, 16));
   next.set(a);
   return next;
 }
@@ -108,16 +103,14 @@ export class Postings {
     const slot = this.slots++;
     if (slot >= this.slotPk.length) {
       const size = Math.max(16, this.slotPk.length * 2);
-      this.slotPk = grownF64(this.slotPk, size);
-      this.slotLength = grownF64(this.slotLength, size);
+      this.slotPk = grown(this.slotPk, size);
+      this.slotLength = grown(this.slotLength, size);
       this.slotSpace = grown(this.slotSpace, size);
       this.slotStatus = grown(this.slotStatus, size);
-      this.slotCreated = grownF64(this.slotCreated, size);
+      this.slotCreated = grown(this.slotCreated, size);
       this.slotTermsAt = grown(this.slotTermsAt, size);
       this.slotTermsCount = grown(this.slotTermsCount, size);
-      const alive = new Uint8Array(this.slotPk.length);
-      alive.set(this.slotAlive);
-      this.slotAlive = alive;
+      this.slotAlive = grown(this.slotAlive, size);
     }
     let code = this.spaceCodes.get(space);
     if (code === undefined) this.spaceCodes.set(space, (code = this.spaceCodes.size));

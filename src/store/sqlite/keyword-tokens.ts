@@ -13,16 +13,20 @@ const COLUMNS = ['title', 'body', 'tags_text'] as const;
 /** Query terms whose tokens are remembered (emptied wholesale past this). */
 const TERM_CACHE_MAX = 50_000;
 
+/** The indexed text of a row: its title, body and tags text columns. */
+export interface IndexedText {
+  title: string | null;
+  body: string;
+  tags: string;
+}
+
 /** A row's indexed text as FTS5 reads it, with what the index filters on. */
-export interface RowText {
+export interface RowText extends IndexedText {
   pk: number;
   id: string;
   space: string;
   status: string | null;
   created_at: number;
-  title: string | null;
-  body: string;
-  tags: string;
 }
 
 /** A row's tokens: weighted frequency per term, and its length in tokens. */
@@ -52,7 +56,7 @@ export class Tokenizer {
   }
 
   /** The tokens of each row, in the order given. */
-  rows(rows: readonly RowText[]): RowTokens[] {
+  rows(rows: readonly IndexedText[]): RowTokens[] {
     const out = rows.map(() => ({ freqs: new Map<string, number>(), length: 0 }));
     this.db.transaction(() => {
       rows.forEach((r, i) => this.insert.run(i + 1, r.title, r.body, r.tags));
@@ -75,18 +79,7 @@ export class Tokenizer {
     const missing = [...new Set(terms.filter((t) => !this.terms.has(t)))];
     if (missing.length > 0) {
       if (this.terms.size + missing.length > TERM_CACHE_MAX) this.terms.clear();
-      const tokens = this.rows(
-        missing.map((body, i) => ({
-          pk: i,
-          id: '',
-          space: '',
-          status: null,
-          created_at: 0,
-          title: null,
-          body,
-          tags: '',
-        })),
-      );
+      const tokens = this.rows(missing.map((body) => ({ title: null, body, tags: '' })));
       missing.forEach((term, i) => {
         const found = [...tokens[i]!.freqs.keys()];
         const one = tokens[i]!.length <= 1;
