@@ -3,11 +3,8 @@
  * holds one point per distinct vector and space, and answers stay those of the exact scan through
  * adds, revisions, purges of a shared point, saving and reloading.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { ItemFilter } from '../src/domain/filter.js';
 import type { ItemRecord } from '../src/domain/records.js';
@@ -16,28 +13,15 @@ import { HnswIndex } from '../src/store/sqlite/ann-index.js';
 import { ANN_DEFAULTS } from '../src/store/sqlite/ann-search.js';
 import { SharedPoints } from '../src/store/sqlite/ann-shared.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { storeFiles } from './fixtures/store-files.js';
 import { draft, MODEL, randomUnit, seeded, T0 } from './fixtures/store-records.js';
 
 const DIM = 16;
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
-
-afterEach(async () => {
-  vi.restoreAllMocks();
-  while (stores.length) await stores.pop()!.close();
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
-
-function freshPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'engram-shared-'));
-  dirs.push(dir);
-  return join(dir, 'engram.db');
-}
+const { freshPath, track, release } = storeFiles('engram-shared-');
 
 function open(path: string, enabled = true): SqliteStore {
   const store = openSqliteStore({ path, ann: { ...ANN_DEFAULTS, min_items: 50, enabled } });
-  stores.push(store);
-  return store;
+  return track(store);
 }
 
 const all = (space = 'default'): ItemFilter => ({ space, statuses: STATUSES });
@@ -127,7 +111,7 @@ describe('identical vectors share one point of the graph', () => {
     const first = open(path);
     await fillCopies(first, 100, 3, 7);
     await first.vectorIndex.flush(MODEL, DIM);
-    await stores.splice(stores.indexOf(first), 1)[0]!.close();
+    await release(first);
     const reopened = open(path);
     await sameAsExact(reopened, open(path, false), 8);
     expect(reopened.vectorIndex.status()[0]).toMatchObject({ loaded_from_file: true, pending: 0 });

@@ -5,12 +5,11 @@
  * real second process) on one file.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { ItemFilter } from '../src/domain/filter.js';
 import type { ItemRecord } from '../src/domain/records.js';
@@ -19,30 +18,17 @@ import { HnswIndex } from '../src/store/sqlite/ann-index.js';
 import { searchEf } from '../src/store/sqlite/ann-model.js';
 import { ANN_DEFAULTS, type AnnOptions } from '../src/store/sqlite/ann-search.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { storeFiles } from './fixtures/store-files.js';
 import { draft, MODEL, randomUnit, seeded, T0 } from './fixtures/store-records.js';
 import { testEngram } from './helpers.js';
 
 const DIM = 24;
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
-
-afterEach(async () => {
-  vi.restoreAllMocks();
-  while (stores.length) await stores.pop()!.close();
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
-
-function freshPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'engram-ann-'));
-  dirs.push(dir);
-  return join(dir, 'engram.db');
-}
+const { freshPath, track, release } = storeFiles('engram-ann-');
 
 /** A store whose vector channel uses the index from 50 vectors on. */
 function open(path: string, ann: Partial<AnnOptions> = {}): SqliteStore {
   const store = openSqliteStore({ path, ann: { ...ANN_DEFAULTS, min_items: 50, ...ann } });
-  stores.push(store);
-  return store;
+  return track(store);
 }
 
 /** A store on the same file that always scans exactly: the reference answers. */
@@ -204,7 +190,7 @@ describe('ANN: exact fallback, reported in degraded', () => {
     const builder = open(path);
     await fill(builder, 300, 12);
     await builder.vectorIndex.flush(MODEL, DIM);
-    await stores.splice(stores.indexOf(builder), 1)[0]!.close();
+    await release(builder);
     const query = queries(1, 13)[0]!;
     const want = await exact(path).vectorSearch(all(), MODEL, query, 10);
 
@@ -217,12 +203,12 @@ describe('ANN: exact fallback, reported in degraded', () => {
     expect(got).toEqual({ hits: want, degraded: 'ann_index_unavailable' });
     expect(corrupt.vectorIndex.status()[0]!.last_error).toMatch(/checksum/);
     await corrupt.vectorIndex.flush(MODEL, DIM);
-    await stores.splice(stores.indexOf(corrupt), 1)[0]!.close();
+    await release(corrupt);
 
     const repaired = open(path, { max_pending: 100 });
     expect(await repaired.vectorSearchReport(all(), MODEL, query, 10)).toEqual({ hits: want });
     expect(repaired.vectorIndex.status()[0]).toMatchObject({ loaded_from_file: true, pending: 0 });
-    await stores.splice(stores.indexOf(repaired), 1)[0]!.close();
+    await release(repaired);
 
     for (const f of indexFiles(path)) rmSync(f);
     const missing = open(path, { max_pending: 100 });
@@ -237,7 +223,7 @@ describe('ANN: exact fallback, reported in degraded', () => {
     const old = open(path);
     await fill(old, 300, 40);
     await old.vectorIndex.flush(MODEL, DIM);
-    await stores.splice(stores.indexOf(old), 1)[0]!.close();
+    await release(old);
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
     await new Promise((r) => setTimeout(r, 5));
     const created = await fill(exact(path), 400, 41);
@@ -255,7 +241,7 @@ describe('ANN: exact fallback, reported in degraded', () => {
     const first = open(path);
     await fill(first, 300, 44);
     await first.vectorIndex.flush(MODEL, DIM);
-    await stores.splice(stores.indexOf(first), 1)[0]!.close();
+    await release(first);
     const changed = open(path, { m: 8, max_pending: 100 });
     const query = queries(1, 45)[0]!;
     const got = await changed.vectorSearchReport(all(), MODEL, query, 10);
@@ -273,7 +259,7 @@ describe('ANN: exact fallback, reported in degraded', () => {
     const builder = open(path);
     await fill(builder, 200, 14);
     await builder.vectorIndex.flush(MODEL, DIM);
-    await stores.splice(stores.indexOf(builder), 1)[0]!.close();
+    await release(builder);
     const added = await fill(exact(path), 50, 15);
     const stale = open(path, { max_pending: 20 });
     const got = await stale.vectorSearchReport(all(), MODEL, added[3]!.vector, 1);
@@ -370,7 +356,7 @@ describe('ANN: incremental maintenance and persistence', () => {
     const first = open(path);
     await fill(first, 500, 20);
     await first.vectorIndex.flush(MODEL, DIM);
-    await stores.splice(stores.indexOf(first), 1)[0]!.close();
+    await release(first);
     const added = await fill(exact(path), 30, 21);
 
     const create = vi.spyOn(HnswIndex, 'create');
@@ -378,8 +364,7 @@ describe('ANN: incremental maintenance and persistence', () => {
     expect((await ids(reopened, added[0]!.vector, 1))[0]).toBe(added[0]!.item.id);
     expect(create).not.toHaveBeenCalled();
     expect(reopened.vectorIndex.status()[0]).toMatchObject({ loaded_from_file: true, pending: 30 });
-    await reopened.close();
-    stores.splice(stores.indexOf(reopened), 1);
+    await release(reopened);
     // Closing saved the caught-up index: the next process starts with nothing pending.
     const again = open(path);
     await ids(again, added[1]!.vector, 1);
@@ -476,6 +461,7 @@ function runChild(path: string): Promise<{ code: number | null; stdout: string; 
     `
 import { openSqliteStore } from ${JSON.stringify(src('../src/store/sqlite/sqlite-store.ts'))};
 import { ANN_DEFAULTS } from ${JSON.stringify(src('../src/store/sqlite/ann-search.ts'))};
+import { storeFiles } from './fixtures/store-files.js';
 import { draft, MODEL, randomUnit, seeded, T0 } from ${JSON.stringify(src('./fixtures/store-records.ts'))};
 const store = openSqliteStore({ path: ${JSON.stringify(path)}, ann: { ...ANN_DEFAULTS, min_items: 50 } });
 const random = seeded(27);

@@ -4,34 +4,19 @@
  * filters, removals; and a matrix that outgrows WebAssembly memory moves to an ordinary array
  * without losing a vector.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { ItemFilter } from '../src/domain/filter.js';
 import { SimdArena } from '../src/domain/simd-dot.js';
 import { STATUSES } from '../src/domain/types.js';
 import { ANN_DEFAULTS } from '../src/store/sqlite/ann-search.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { storeFiles } from './fixtures/store-files.js';
 import { draft, MODEL, randomUnit, seeded, T0 } from './fixtures/store-records.js';
 
 const DIM = 24;
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
-
-afterEach(async () => {
-  vi.restoreAllMocks();
-  while (stores.length) await stores.pop()!.close();
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
-
-function freshPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'engram-scan-'));
-  dirs.push(dir);
-  return join(dir, 'engram.db');
-}
+const { freshPath, track } = storeFiles('engram-scan-');
 
 const filter = (space: string, extra: Partial<ItemFilter> = {}): ItemFilter => ({
   space,
@@ -44,8 +29,7 @@ const filter = (space: string, extra: Partial<ItemFilter> = {}): ItemFilter => (
  * makes it, with an arena if one can be made).
  */
 async function open(path: string): Promise<SqliteStore> {
-  const store = openSqliteStore({ path, ann: { ...ANN_DEFAULTS, enabled: false } });
-  stores.push(store);
+  const store = track(openSqliteStore({ path, ann: { ...ANN_DEFAULTS, enabled: false } }));
   await store.vectorSearch(filter('default'), MODEL, new Float32Array(DIM).fill(0.2), 1);
   return store;
 }

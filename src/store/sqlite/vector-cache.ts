@@ -4,7 +4,7 @@
  * processes on the same file are picked up incrementally before each search. The approximate index
  * (ann-model.ts) follows the same log through `onChange` and re-scores its candidates here.
  */
-import { SimdArena } from '../../domain/simd-dot.js';
+import { dot4, SimdArena } from '../../domain/simd-dot.js';
 import type { SqliteDatabase } from './database.js';
 import { Statements } from './statements.js';
 
@@ -90,32 +90,6 @@ export class TopK {
   }
 }
 
-/**
- * Dot product of the query with the vector at `base` of a matrix, in four running sums (twice as
- * fast as one in V8). Every score of the store goes through this one function, so the exact scan
- * and the re-scoring of index candidates give bit-identical scores.
- */
-export function dotAt(
-  matrix: Float32Array,
-  base: number,
-  query: Float32Array,
-  dim: number,
-): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let d = 0;
-  for (; d + 3 < dim; d += 4) {
-    s0 += matrix[base + d]! * query[d]!;
-    s1 += matrix[base + d + 1]! * query[d + 1]!;
-    s2 += matrix[base + d + 2]! * query[d + 2]!;
-    s3 += matrix[base + d + 3]! * query[d + 3]!;
-  }
-  for (; d < dim; d++) s0 += matrix[base + d]! * query[d]!;
-  return s0 + s1 + (s2 + s3);
-}
-
 /** One changed vector of the log: item key, log position, vector (null when removed), space. */
 type DeltaRow = [pk: number, seq: number, vector: Buffer | null, space: string];
 
@@ -124,7 +98,7 @@ const SCAN_CHUNK = 4096;
 
 /**
  * The vectors of one model, held in one contiguous matrix: in WebAssembly memory, where the exact
- * scan runs the SIMD kernel (simd-dot.ts, the same sums as `dotAt`), or in an ordinary array
+ * scan runs the SIMD kernel (simd-dot.ts, the same sums as `dot4`), or in an ordinary array
  * without WebAssembly SIMD, for a dimension not a multiple of four, or once the matrix outgrows
  * what WebAssembly memory can hold (4 GiB).
  */
@@ -209,7 +183,7 @@ export class VectorCache {
   scoreIn(pk: number, code: number, query: Float32Array): number | undefined {
     const slot = this.slotOf.get(pk);
     if (slot === undefined || this.spaces[slot] !== code) return undefined;
-    return dotAt(this.vectors, slot * this.dimension, query, this.dimension);
+    return dot4(this.vectors, slot * this.dimension, query, 0, this.dimension);
   }
 
   /** Every item key held (for rebuilding derived state). */
@@ -303,7 +277,7 @@ export class VectorCache {
       if (spaces[slot] !== code) continue;
       const pk = pks[slot]!;
       if (allowed && !allowed.has(pk)) continue;
-      const sum = dotAt(vectors, slot * dim, query, dim);
+      const sum = dot4(vectors, slot * dim, query, 0, dim);
       if (sum > floor) {
         top.push(pk, sum);
         floor = top.floor;
@@ -412,7 +386,7 @@ export class VectorCache {
     this.plain = vectors;
   }
 
-  /** Out of WebAssembly memory: the rows move to an ordinary array, scanned by `dotAt`. */
+  /** Out of WebAssembly memory: the rows move to an ordinary array, scanned by `dot4`. */
   private leaveArena(): void {
     if (!this.arena) return;
     this.plain = new Float32Array(this.arena.rows);
