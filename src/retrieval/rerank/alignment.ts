@@ -72,6 +72,9 @@ interface Term {
 interface Analysed {
   stems: Int32Array;
   ids: number[];
+  /** The scoring call (table generation) that last judged it, and where its bests are there. */
+  call: number;
+  at: number;
 }
 
 /** The alignment relevance scorer over a set of word vectors. */
@@ -119,23 +122,27 @@ export function scoreAlignment(
     : terms.map((t) => t.idf);
   const total = weights.reduce((sum, w) => sum + w, 0);
   const n = terms.length;
-  const ownBest = new Float64Array(n);
   const aroundBest = new Float64Array(n);
-  const ownExact = new Uint8Array(n);
   const aroundExact = new Uint8Array(n);
+  const { bests, exacts } = matches;
   return sides.map(({ own, around }) => {
-    ownBest.fill(0);
+    // A text judged before in this call (a turn is often another's context) is read again.
+    const mine = matches.judge(own);
     aroundBest.fill(0);
-    ownExact.fill(0);
     aroundExact.fill(0);
-    matches.best(own, ownBest, ownExact);
-    for (const part of around) matches.best(part, aroundBest, aroundExact);
+    for (const part of around) {
+      const at = matches.judge(part);
+      for (let t = 0; t < n; t++) {
+        if (bests[at + t]! > aroundBest[t]!) aroundBest[t] = bests[at + t]!;
+        aroundExact[t]! |= exacts[at + t]!;
+      }
+    }
     let soft = 0;
     let lexical = 0;
     for (let t = 0; t < n; t++) {
       const w = weights[t]!;
-      soft += w * Math.max(ownBest[t]!, o.contextWeight * aroundBest[t]!);
-      lexical += w * (ownExact[t] ? 1 : aroundExact[t] ? o.contextWeight : 0);
+      soft += w * Math.max(bests[mine + t]!, o.contextWeight * aroundBest[t]!);
+      lexical += w * (exacts[mine + t] ? 1 : aroundExact[t] ? o.contextWeight : 0);
     }
     const score = ((1 - o.lexicalWeight) * soft + o.lexicalWeight * lexical) / total;
     return Math.min(1, Math.max(0, score));
@@ -253,13 +260,18 @@ class WordTable {
    * call with more words than that.
    */
   slotsOf(ids: readonly number[]): Int32Array {
+    const { slot } = this;
+    const out = new Int32Array(ids.length);
     let fresh = 0;
-    for (const id of ids) if (this.slot[id]! < 0) fresh++;
-    if (this.used + fresh > Math.max(CACHE_LIMIT, ids.length)) this.drop();
-    return Int32Array.from(ids, (id) => {
-      const at = this.slot[id]!;
-      return at >= 0 ? at : this.place(id) / this.dimension;
-    });
+    for (let i = 0; i < ids.length; i++) if ((out[i] = slot[ids[i]!]!) < 0) fresh++;
+    if (fresh === 0) return out;
+    if (this.used + fresh > Math.max(CACHE_LIMIT, ids.length)) {
+      this.drop();
+      out.fill(-1);
+    }
+    for (let i = 0; i < ids.length; i++)
+      if (out[i]! < 0) out[i] = this.place(ids[i]!) / this.dimension;
+    return out;
   }
 
   private drop(): void {
@@ -371,7 +383,7 @@ function analyser(table: WordTable): (text: string) => Analysed {
       const id = words.wordId(token);
       if (id >= 0) ids.add(id);
     }
-    const analysed = { stems: Int32Array.from(stems), ids: [...ids] };
+    const analysed = { stems: Int32Array.from(stems), ids: [...ids], call: 0, at: 0 };
     texts.set(text, analysed);
     return analysed;
   };
@@ -386,6 +398,12 @@ class SoftTable {
   private readonly values: Float32Array;
   /** Each term's stem id, or -1 when no analysed text holds it. */
   readonly termStems: Int32Array;
+  /** best(t, text) of each text judged in this call, `terms` values from the text's `at`. */
+  bests: Float64Array;
+  /** 1 where the text holds the term's stem. */
+  exacts: Uint8Array;
+  private judged = 0;
+  private readonly generation: number;
 
   constructor(
     private readonly table: WordTable,
@@ -395,6 +413,10 @@ class SoftTable {
   ) {
     const { column, stamp } = table;
     const generation = table.nextCall();
+    this.generation = generation;
+    const texts = sides.reduce((sum, side) => sum + 1 + side.around.length, 0);
+    this.bests = new Float64Array(texts * terms.length);
+    this.exacts = new Uint8Array(texts * terms.length);
     this.termStems = Int32Array.from(terms, (term) => table.stems.get(term.stem) ?? -1);
     const ids: number[] = [];
     const add = (side: Analysed) => {
@@ -437,23 +459,32 @@ class SoftTable {
       }
   }
 
-  /** Raises best[t] to best(t, side) and marks exact[t] when the side holds the term's stem. */
-  best(side: Analysed, best: Float64Array, exact: Uint8Array): void {
+  /**
+   * Where best(t, text) and exact(t, text) of every term are in `bests` and `exacts`, computed on
+   * the text's first judging in this call.
+   */
+  judge(text: Analysed): number {
+    if (text.call === this.generation) return text.at;
     const n = this.terms.length;
-    const stems = side.stems;
+    const at = this.judged++ * n;
+    text.call = this.generation;
+    text.at = at;
+    const { bests, exacts, termStems, values } = this;
+    const stems = text.stems;
     for (let i = 0; i < stems.length; i++)
       for (let t = 0; t < n; t++)
-        if (this.termStems[t] === stems[i]) {
-          best[t] = 1;
-          exact[t] = 1;
+        if (termStems[t] === stems[i]) {
+          bests[at + t] = 1;
+          exacts[at + t] = 1;
         }
     const column = this.table.column;
-    for (const id of side.ids) {
+    for (const id of text.ids) {
       const base = column[id]! * n;
       for (let t = 0; t < n; t++) {
-        const m = this.values[base + t]!;
-        if (m > best[t]!) best[t] = m;
+        const m = values[base + t]!;
+        if (m > bests[at + t]!) bests[at + t] = m;
       }
     }
+    return at;
   }
 }
