@@ -121,6 +121,42 @@ describe('identical vectors share one point of the graph', () => {
     expect(more.filter((m) => m.item.body.endsWith(' 3'))).toHaveLength(100);
     await sameAsExact(reopened, open(path, false), 9);
   });
+
+  it('finds an item that was a point and now rides on another after a reload', async () => {
+    const path = freshPath();
+    const first = open(path);
+    const items = await fillCopies(first, 100, 1, 11);
+    await first.vectorIndex.flush(MODEL, DIM);
+    // The first 10 items take the vectors of the next 10: their points are deleted in the graph.
+    for (let i = 0; i < 10; i++)
+      await first.mutate('default', [items[i]!.item.id], () => ({
+        changes: [
+          {
+            id: items[i]!.item.id,
+            version: {
+              title: null,
+              body: `moved ${i}`,
+              tags: [],
+              actor: null,
+              reason: null,
+              at: T0,
+            },
+            vector: { model: MODEL, vector: items[10 + i]!.vector },
+          },
+        ],
+      }));
+    await first.vectorSearch(all(), MODEL, items[10]!.vector, 1);
+    await first.vectorIndex.flush(MODEL, DIM);
+    await release(first);
+    const reopened = open(path);
+    await sameAsExact(reopened, open(path, false), 12);
+    for (let i = 0; i < 10; i++) {
+      const hits = await reopened.vectorSearch(all(), MODEL, items[10 + i]!.vector, 2);
+      expect(new Set(hits.map((h) => h.id))).toEqual(
+        new Set([items[i]!.item.id, items[10 + i]!.item.id]),
+      );
+    }
+  });
 });
 
 describe('SharedPoints', () => {
@@ -178,7 +214,7 @@ describe('SharedPoints', () => {
     const rebuilt = new SharedPoints();
     const loose = rebuilt.rebuild(
       graph,
-      vectors.keys(),
+      [...vectors.keys()],
       (pk) => vectors.get(pk),
       () => 0,
     );

@@ -82,10 +82,14 @@ export class SharedPoints {
    * Finds the points and riders of a graph loaded from a file again, from the mirror: `items` are
    * the items with a vector whose placement the file reflects (none pending). Returns the items
    * that ride on nothing the graph holds, to be placed again.
+   *
+   * A loaded file does not say which of its labels are deleted, and an item that rode on a point
+   * may have been a point before: among items sharing a vector, the point is one whose label the
+   * graph still answers with that very vector.
    */
   rebuild(
     index: HnswIndex,
-    items: Iterable<number>,
+    items: readonly number[],
     vectorOf: (pk: number) => Float32Array | undefined,
     spaceOf: (pk: number) => number,
   ): number[] {
@@ -94,19 +98,36 @@ export class SharedPoints {
     this.sharers.clear();
     this.riding.clear();
     const loose: number[] = [];
-    const keys = new Map<number, number>();
-    for (const pk of items) {
+    // Items by vector key: the last of each key in `head`, each item's predecessor in `before`.
+    const keys = new Float64Array(items.length);
+    const before = new Int32Array(items.length).fill(-1);
+    const head = new Map<number, number>();
+    items.forEach((pk, i) => {
       const vector = vectorOf(pk);
-      if (!vector) continue;
-      const key = vectorKey(vector, spaceOf(pk));
-      if (!index.holds(pk)) keys.set(pk, key);
-      // A file written before points were shared may hold identical points: the first registers.
-      else if (!this.pointOf.has(key)) this.register(pk, key);
-    }
-    for (const [pk, key] of keys) {
-      const point = this.pointOf.get(key);
-      if (point !== undefined && sameVector(vectorOf(point)!, vectorOf(pk)!)) this.ride(pk, point);
-      else loose.push(pk);
+      if (!vector) return;
+      keys[i] = vectorKey(vector, spaceOf(pk));
+      before[i] = head.get(keys[i]!) ?? -1;
+      head.set(keys[i]!, i);
+    });
+    for (const [key, last] of head) {
+      if (before[last] === -1) {
+        const pk = items[last]!;
+        if (index.holds(pk)) this.register(pk, key);
+        else loose.push(pk);
+        continue;
+      }
+      const group: number[] = [];
+      for (let i = last; i !== -1; i = before[i]!) group.unshift(items[i]!);
+      const point = group.find((pk) => index.holds(pk) && answers(index, pk, vectorOf(pk)!));
+      if (point !== undefined) this.register(point, key);
+      for (const pk of group) {
+        if (pk === point) continue;
+        // A file written before points were shared may hold identical live points: they stay.
+        if (index.holds(pk) && answers(index, pk, vectorOf(pk)!)) continue;
+        if (point !== undefined && sameVector(vectorOf(point)!, vectorOf(pk)!))
+          this.ride(pk, point);
+        else loose.push(pk);
+      }
     }
     return loose;
   }
@@ -140,6 +161,15 @@ export function vectorKey(vector: Float32Array, space: number): number {
     h2 = Math.imul(h2 ^ (b >>> 16) ^ (b << 16), 0xc2b2ae35);
   }
   return (h1 >>> 0) * 2 ** 21 + ((h2 >>> 0) & 0x1fffff);
+}
+
+/** Whether the graph holds `pk` as a live point with this vector (a deleted label throws). */
+function answers(index: HnswIndex, pk: number, vector: Float32Array): boolean {
+  try {
+    return sameVector(index.vectorOf(pk), vector);
+  } catch {
+    return false;
+  }
 }
 
 function sameVector(a: Float32Array, b: Float32Array): boolean {
