@@ -212,12 +212,10 @@ describe('SharedPoints', () => {
       [7, vector(3)],
     ]);
     const rebuilt = new SharedPoints();
-    const loose = rebuilt.rebuild(
-      graph,
-      [...vectors.keys()],
-      (pk) => vectors.get(pk),
-      () => 0,
-    );
+    const loose = rebuilt.rebuild(graph, [...vectors.keys()], {
+      vectorOf: (pk) => vectors.get(pk),
+      spaceOf: () => 0,
+    });
     expect(rebuilt.sharing(1)).toEqual([1, 2, 3]);
     expect(loose).toEqual([7]);
   });

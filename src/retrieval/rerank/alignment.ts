@@ -28,11 +28,18 @@
  * (`pool_weighting`, on by default; off, pool(t) = 1). 1 means every query term occurs in the
  * document; 0 means nothing in it relates to the query.
  */
-import { dot4, SimdArena } from '../../domain/simd-dot.js';
-import { STOP_WORDS } from '../../domain/text.js';
+import { dot4 } from '../../domain/simd-dot.js';
 import type { WordVectorLookup } from '../../embed/embedder.js';
 import type { RelevanceDocument, RelevanceScorer } from './relevance.js';
 import { stem } from './stem.js';
+import {
+  type Analysed,
+  analyser,
+  isContent,
+  unitVector,
+  type WordTable,
+  wordTable,
+} from './word-table.js';
 
 /** Tunables of the alignment scorer (defaults chosen on LoCoMo conversations 1-5). */
 export interface AlignmentOptions {
@@ -66,15 +73,6 @@ interface Term {
   stem: string;
   vector: Float32Array | null;
   idf: number;
-}
-
-/** A text reduced to what matching needs: its content stems (as ids) and its known word ids. */
-interface Analysed {
-  stems: Int32Array;
-  ids: number[];
-  /** The scoring call (table generation) that last judged it, and where its bests are there. */
-  call: number;
-  at: number;
 }
 
 /** The alignment relevance scorer over a set of word vectors. */
@@ -168,11 +166,6 @@ function poolWeights(
   });
 }
 
-/** Content tokens only: no stop-words, clitics or single characters. */
-function isContent(token: string): boolean {
-  return token.length > 1 && !token.startsWith("'") && token !== "n't" && !STOP_WORDS.has(token);
-}
-
 /**
  * Lowercased words written with a capital inside a sentence ("did Caroline go"): proper names,
  * whose nearest word vectors are other names, so they may only match exactly.
@@ -203,190 +196,6 @@ function queryTerms(words: WordVectorLookup, query: string, commonRank: number):
     });
   }
   return [...byStem.values()];
-}
-
-const CACHE_LIMIT = 20_000;
-
-/**
- * Per word-vector set, reused across calls: analysed texts (bounded), unit word vectors in one
- * slab (bounded), and per-word marks that give a scoring call's distinct words their columns
- * without a map (three integers per vocabulary word: about 4 MB for the built-in vectors).
- */
-class WordTable {
-  readonly texts = new Map<string, Analysed>();
-  /** Ids of the stems the analysed texts hold. */
-  readonly stems = new Map<string, number>();
-  readonly dimension: number;
-  /** WebAssembly memory holding the slab, when the kernel can run (simd-dot.ts). */
-  private arena: SimdArena | null;
-  /** The slab when there is no arena. */
-  private plain: Float32Array;
-  private readonly slot: Int32Array;
-  private used = 0;
-  /** `column[id]` is the word's column in the call that set `stamp[id]` to its generation. */
-  readonly column: Int32Array;
-  readonly stamp: Uint32Array;
-  private generation = 0;
-
-  constructor(readonly words: WordVectorLookup) {
-    this.dimension = words.size > 0 ? words.wordVector(0).length : 0;
-    this.slot = new Int32Array(words.size).fill(-1);
-    this.arena = this.dimension % 4 === 0 ? SimdArena.create(this.dimension * 256) : null;
-    this.plain = this.arena ? new Float32Array(0) : new Float32Array(this.dimension * 256);
-    this.column = new Int32Array(words.size);
-    this.stamp = new Uint32Array(words.size);
-  }
-
-  /**
-   * Unit vectors, `dimension` floats each, at `slot[id] * dimension`. Replaced when it grows and
-   * whenever the arena's memory does: read it again after any call on the table or the arena.
-   */
-  get slab(): Float32Array {
-    return this.arena ? this.arena.rows : this.plain;
-  }
-
-  /** Offset of the word's unit vector in `slab`. */
-  offset(id: number): number {
-    const at = this.slot[id]!;
-    if (at >= 0) return at * this.dimension;
-    // A full slab is dropped wholesale (refilling is cheap).
-    if (this.used >= CACHE_LIMIT) this.drop();
-    return this.place(id);
-  }
-
-  /**
-   * Slots of the words `ids` in `slab`, all held at once: a slab that cannot take the new ones
-   * is dropped first (a call's words never push each other out), and grows past its bound for a
-   * call with more words than that.
-   */
-  slotsOf(ids: readonly number[]): Int32Array {
-    const { slot } = this;
-    const out = new Int32Array(ids.length);
-    let fresh = 0;
-    for (let i = 0; i < ids.length; i++) if ((out[i] = slot[ids[i]!]!) < 0) fresh++;
-    if (fresh === 0) return out;
-    if (this.used + fresh > Math.max(CACHE_LIMIT, ids.length)) {
-      this.drop();
-      out.fill(-1);
-    }
-    for (let i = 0; i < ids.length; i++)
-      if (out[i]! < 0) out[i] = this.place(ids[i]!) / this.dimension;
-    return out;
-  }
-
-  private drop(): void {
-    this.slot.fill(-1);
-    this.used = 0;
-  }
-
-  /** Copies the word's unit vector into the next free slot; returns its offset. */
-  private place(id: number): number {
-    if ((this.used + 1) * this.dimension > this.slab.length) {
-      const rows = Math.max(CACHE_LIMIT, 2 * (this.used + 1));
-      const size = Math.min(this.slab.length * 2, rows * this.dimension);
-      if (this.arena && !this.tryReserve(this.arena, size)) this.leaveArena();
-      if (!this.arena) {
-        const grown = new Float32Array(size);
-        grown.set(this.plain.subarray(0, this.used * this.dimension));
-        this.plain = grown;
-      }
-    }
-    const slot = this.used++;
-    this.slot[id] = slot;
-    this.slab.set(this.words.wordVector(id), slot * this.dimension);
-    return slot * this.dimension;
-  }
-
-  /**
-   * dot(word in slot s, term q) at `i * k + q` for the i-th of `slots`, from the kernel; null
-   * when there is no arena (any more: a call that finds no memory for its scratch leaves it).
-   */
-  dots(slots: Int32Array, terms: Float64Array, k: number): Float64Array | null {
-    if (!this.arena) return null;
-    try {
-      return this.arena.dotSlots(slots, this.dimension, terms, k);
-    } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
-      this.leaveArena();
-      return null;
-    }
-  }
-
-  private tryReserve(arena: SimdArena, floats: number): boolean {
-    try {
-      arena.reserve(floats);
-      return true;
-    } catch (err) {
-      if (err instanceof RangeError) return false;
-      throw err;
-    }
-  }
-
-  /** Out of WebAssembly memory: the slab moves to an ordinary array, read by `dot4`. */
-  private leaveArena(): void {
-    if (!this.arena) return;
-    this.plain = new Float32Array(this.arena.rows);
-    this.arena = null;
-  }
-
-  /** Drops the analysed texts and their stem ids when there are too many (between calls only). */
-  trim(): void {
-    if (this.texts.size < CACHE_LIMIT) return;
-    this.texts.clear();
-    this.stems.clear();
-  }
-
-  stemId(stem: string): number {
-    let id = this.stems.get(stem);
-    if (id === undefined) this.stems.set(stem, (id = this.stems.size));
-    return id;
-  }
-
-  /** Starts a scoring call: every word is without a column again. */
-  nextCall(): number {
-    if (++this.generation === 0xffffffff) {
-      this.stamp.fill(0);
-      this.generation = 1;
-    }
-    return this.generation;
-  }
-}
-
-const tables = new WeakMap<WordVectorLookup, WordTable>();
-
-function wordTable(words: WordVectorLookup): WordTable {
-  let table = tables.get(words);
-  if (table === undefined) tables.set(words, (table = new WordTable(words)));
-  return table;
-}
-
-function unitVector(words: WordVectorLookup, id: number): Float32Array {
-  const table = wordTable(words);
-  const at = table.offset(id);
-  return table.slab.slice(at, at + table.dimension);
-}
-
-/**
- * Analyses texts, once per distinct text (memories are judged again and again across recalls);
- * the table drops them all between calls when there are too many (`trim`).
- */
-function analyser(table: WordTable): (text: string) => Analysed {
-  const { texts, words } = table;
-  return (text) => {
-    const out = texts.get(text);
-    if (out !== undefined) return out;
-    const stems = new Set<number>();
-    const ids = new Set<number>();
-    for (const token of words.tokenize(text)) {
-      if (!isContent(token)) continue;
-      stems.add(table.stemId(stem(token)));
-      const id = words.wordId(token);
-      if (id >= 0) ids.add(id);
-    }
-    const analysed = { stems: Int32Array.from(stems), ids: [...ids], call: 0, at: 0 };
-    texts.set(text, analysed);
-    return analysed;
-  };
 }
 
 /**

@@ -20,7 +20,8 @@ import {
 import { deletedAfter } from './ann-scrub.js';
 import { SharedPoints } from './ann-shared.js';
 import type { SqliteDatabase } from './database.js';
-import { TopK, type VectorCache, type VectorHit } from './vector-cache.js';
+import { TopK, type VectorHit } from './top-k.js';
+import type { VectorCache } from './vector-cache.js';
 
 /** Why a search in the index's size range ran on the exact scan instead. */
 export type AnnDegradation = 'ann_index_unavailable' | 'ann_index_stale';
@@ -237,13 +238,7 @@ export class ModelAnn {
     this.refill();
     // The file holds points only: the items riding on them are found again in the mirror.
     const settled = [...this.cache.keys()].filter((pk) => isLabel(pk) && !this.pending.has(pk));
-    const loose = this.points.rebuild(
-      index,
-      settled,
-      (pk) => this.cache.vectorOf(pk),
-      (pk) => this.cache.spaceOf(pk),
-    );
-    for (const pk of loose) this.note(pk, this.cache.seq);
+    for (const pk of this.points.rebuild(index, settled, this.cache)) this.note(pk, this.cache.seq);
   }
 
   /** Rebuilds `pending` and `outside` from the log after the covered position. */

@@ -12,7 +12,8 @@ import type { SqliteDatabase } from './database.js';
 import type { ReadCache } from './read-cache.js';
 import { compileFilter } from './rows.js';
 import { Statements } from './statements.js';
-import { VectorCache, type VectorHit } from './vector-cache.js';
+import type { VectorHit } from './top-k.js';
+import { VectorCache } from './vector-cache.js';
 
 /** Approximate-index settings (config `store.ann`). */
 export interface AnnOptions {

@@ -90,9 +90,12 @@ export class SharedPoints {
   rebuild(
     index: HnswIndex,
     items: readonly number[],
-    vectorOf: (pk: number) => Float32Array | undefined,
-    spaceOf: (pk: number) => number,
+    mirror: {
+      vectorOf(pk: number): Float32Array | undefined;
+      spaceOf(pk: number): number;
+    },
   ): number[] {
+    const vectorOf = (pk: number) => mirror.vectorOf(pk);
     this.keyOf.fill(Number.NaN);
     this.sharers.clear();
     this.riding.clear();
@@ -104,7 +107,7 @@ export class SharedPoints {
     items.forEach((pk, i) => {
       const vector = vectorOf(pk);
       if (!vector) return;
-      keys[i] = vectorKey(vector, spaceOf(pk));
+      keys[i] = vectorKey(vector, mirror.spaceOf(pk));
       before[i] = head.get(keys[i]!) ?? -1;
       head.set(keys[i]!, i);
     });

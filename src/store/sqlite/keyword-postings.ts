@@ -4,7 +4,7 @@
  * with FTS5's BM25 and its order of operations.
  */
 import type { RowText, RowTokens } from './keyword-tokens.js';
-import { TopK } from './vector-cache.js';
+import { TopK } from './top-k.js';
 
 /** FTS5's BM25 constants. */
 const K1 = 1.2;
