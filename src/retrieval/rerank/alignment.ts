@@ -212,7 +212,8 @@ class SoftTable {
   /** 1 where the text holds the term's stem. */
   exacts: Uint8Array;
   private judged = 0;
-  private readonly generation: number;
+  /** This call's number (`WordTable.calls`), which marks the texts judged in it. */
+  private readonly call: number;
 
   constructor(
     private readonly table: WordTable,
@@ -222,7 +223,7 @@ class SoftTable {
   ) {
     const { column, stamp } = table;
     const generation = table.nextCall();
-    this.generation = generation;
+    this.call = table.calls;
     const texts = sides.reduce((sum, side) => sum + 1 + side.around.length, 0);
     this.bests = new Float64Array(texts * terms.length);
     this.exacts = new Uint8Array(texts * terms.length);
@@ -273,10 +274,10 @@ class SoftTable {
    * the text's first judging in this call.
    */
   judge(text: Analysed): number {
-    if (text.call === this.generation) return text.at;
+    if (text.call === this.call) return text.at;
     const n = this.terms.length;
     const at = this.judged++ * n;
-    text.call = this.generation;
+    text.call = this.call;
     text.at = at;
     const { bests, exacts, termStems, values } = this;
     const stems = text.stems;

@@ -12,7 +12,7 @@ import { stem } from './stem.js';
 export interface Analysed {
   stems: Int32Array;
   ids: number[];
-  /** The scoring call (table generation) that last judged it, and where its bests are there. */
+  /** The scoring call (`WordTable.calls`) that last judged it, and where its bests are there. */
   call: number;
   at: number;
 }
@@ -44,6 +44,8 @@ export class WordTable {
   readonly column: Int32Array;
   readonly stamp: Uint32Array;
   private generation = 0;
+  /** Scoring calls started (never wraps, unlike the stamps' generation). */
+  calls = 0;
 
   constructor(readonly words: WordVectorLookup) {
     this.dimension = words.size > 0 ? words.wordVector(0).length : 0;
@@ -161,6 +163,7 @@ export class WordTable {
 
   /** Starts a scoring call: every word is without a column again. */
   nextCall(): number {
+    this.calls++;
     if (++this.generation === 0xffffffff) {
       this.stamp.fill(0);
       this.generation = 1;
