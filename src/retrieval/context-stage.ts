@@ -26,9 +26,9 @@ export async function withSessionContext(
       out.push(list);
       continue;
     }
-    const positions = await sessions.around(list.ids, options.window);
+    const index = await sessions.index(list.ids, options.window);
     const scored = list.ids.map((id, i) => ({ id, score: list.scores![i] ?? 0 }));
-    const spread = spreadAlongSessions(scored, positions, options).slice(0, limit);
+    const spread = spreadAlongSessions(scored, index, options).slice(0, limit);
     out.push({ ...list, ids: spread.map((s) => s.id), scores: spread.map((s) => s.score) });
   }
   return out;
@@ -47,7 +47,7 @@ export class SessionContextStage implements ListStage {
     try {
       // One lookup for every channel's candidates serves session context and the reranker alike.
       const window = sessionWindow(this.recall, run.plan.rerank);
-      await run.sessions.around([...new Set(lists.flatMap((l) => l.ids))], window);
+      await run.sessions.index([...new Set(lists.flatMap((l) => l.ids))], window);
       return await withSessionContext(run.sessions, lists, this.recall.context, run.pool);
     } catch (err) {
       this.onError(err);

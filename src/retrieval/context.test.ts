@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { type SessionTurn, WRITE_ORDER } from '../store/store.js';
 import { spreadAlongSessions } from './context.js';
+import { TurnIndex } from './turn-index.js';
 
 const turn = (id: string, session: string, n: number): SessionTurn => ({
   id,
@@ -10,7 +11,9 @@ const turn = (id: string, session: string, n: number): SessionTurn => ({
   body: id,
 });
 // Session s: a1..a5 at turns 1..5; session t: b1 at turn 2 (next to nothing in s).
-const positions = [1, 2, 3, 4, 5].map((n) => turn(`a${n}`, 's', n)).concat(turn('b1', 't', 2));
+const positions = new TurnIndex(
+  [1, 2, 3, 4, 5].map((n) => turn(`a${n}`, 's', n)).concat(turn('b1', 't', 2)),
+);
 const options = { window: 2, weight: 0.5, decay: 0.5 };
 
 describe('spreadAlongSessions', () => {
@@ -55,7 +58,7 @@ describe('spreadAlongSessions', () => {
     const out = spreadAlongSessions(list, positions, options);
     expect(out.find((h) => h.id === 'x')?.score).toBe(3);
     expect(spreadAlongSessions(list, positions, { ...options, window: 0 })).toEqual(list);
-    expect(spreadAlongSessions(list, [], options)).toEqual(list);
+    expect(spreadAlongSessions(list, new TurnIndex([]), options)).toEqual(list);
   });
 
   it('keeps the channel order on ties', () => {
@@ -72,7 +75,7 @@ describe('spreadAlongSessions', () => {
 
   it('lets write neighbours lend evidence only one write apart, on the list or off it', () => {
     const run = `${WRITE_ORDER}#0`;
-    const written = [1, 2, 3, 4, 5].map((n) => turn(`w${n}`, run, n));
+    const written = new TurnIndex([1, 2, 3, 4, 5].map((n) => turn(`w${n}`, run, n)));
     const out = spreadAlongSessions([{ id: 'w3', score: 4 }], written, options);
     expect(Object.fromEntries(out.map((h) => [h.id, h.score]))).toEqual({
       w3: 4,

@@ -15,7 +15,8 @@
  * keep their score. The keyword channel's BM25 suits this because it is
  * additive evidence with a natural zero; a cosine has no zero point, so vectors are left as they are.
  */
-import { type ScoredId, type SessionTurn, WRITE_ORDER } from '../store/store.js';
+import type { ScoredId } from '../store/store.js';
+import type { TurnIndex } from './turn-index.js';
 
 /** Session-context settings (config `recall.context`). */
 export interface SessionContextOptions {
@@ -32,49 +33,62 @@ export function sessionContextOn(options: SessionContextOptions): boolean {
   return options.window >= 1 && options.weight > 0;
 }
 
-/** Turns of each session by turn number (several items may claim one turn). */
-type SessionIndex = Map<string, Map<number, string[]>>;
-
-function indexSessions(positions: readonly SessionTurn[]): SessionIndex {
-  const sessions: SessionIndex = new Map();
-  for (const p of positions) {
-    let turns = sessions.get(p.session);
-    if (!turns) sessions.set(p.session, (turns = new Map()));
-    const at = turns.get(p.turn);
-    if (at) {
-      if (!at.includes(p.id)) at.push(p.id);
-    } else turns.set(p.turn, [p.id]);
-  }
-  return sessions;
-}
-
 /**
  * Spreads a channel's scores along conversations (formula in the file header). Returns the
  * channel's items and their neighbours, best first; ties keep the channel's order, then id.
+ * Only the list's items and the turns within reach of one with evidence can score above 0, so
+ * only they are summed (each in the formula's order: nearest distance first, the earlier turn
+ * first, then the order of `index`).
  */
 export function spreadAlongSessions(
   list: readonly ScoredId[],
-  positions: readonly SessionTurn[],
+  index: TurnIndex,
   options: SessionContextOptions,
 ): ScoredId[] {
-  if (!sessionContextOn(options) || positions.length === 0) return [...list];
-  const score = new Map(list.map((h) => [h.id, Math.max(0, h.score)]));
-  const order = new Map(list.map((h, i) => [h.id, i]));
-  const sessions = indexSessions(positions);
-  const out = new Map<string, number>(list.map((h) => [h.id, Math.max(0, h.score)]));
-  for (const p of positions) {
-    const turns = sessions.get(p.session)!;
-    let lent = 0;
-    const reach = p.session.startsWith(WRITE_ORDER) ? 1 : options.window;
-    for (let d = 1, factor = 1; d <= reach; d++, factor *= options.decay) {
-      for (const id of turns.get(p.turn - d) ?? []) lent += factor * (score.get(id) ?? 0);
-      for (const id of turns.get(p.turn + d) ?? []) lent += factor * (score.get(id) ?? 0);
-    }
-    out.set(p.id, (score.get(p.id) ?? 0) + options.weight * lent);
+  if (!sessionContextOn(options) || index.size === 0) return [...list];
+  const score = new Map<string, number>();
+  const order = new Map<string, number>();
+  list.forEach((h, i) => {
+    score.set(h.id, Math.max(0, h.score));
+    order.set(h.id, i);
+  });
+  // Scores by slot (0 off the list), and the turns that can receive evidence.
+  const own = new Float64Array(index.size);
+  const marked = new Uint8Array(index.size);
+  const receivers: number[] = [];
+  const mark = (slot: number) => {
+    if (marked[slot]) return;
+    marked[slot] = 1;
+    receivers.push(slot);
+  };
+  const reachOf = (slot: number) => (index.written(slot) ? 1 : options.window);
+  for (const [id, s] of score) {
+    const slot = index.slotOf(id);
+    if (slot === undefined) continue;
+    own[slot] = s;
+    mark(slot);
   }
-  const rank = (id: string) => order.get(id) ?? Infinity;
-  return [...out]
-    .filter(([id, s]) => s > 0 || order.has(id))
-    .map(([id, s]) => ({ id, score: s }))
-    .sort((a, b) => b.score - a.score || rank(a.id) - rank(b.id) || (a.id < b.id ? -1 : 1));
+  for (const slot of [...receivers]) {
+    if (own[slot]! <= 0) continue;
+    for (let d = 1, reach = reachOf(slot); d <= reach; d++) {
+      for (const q of index.around(slot, -d)) mark(q);
+      for (const q of index.around(slot, d)) mark(q);
+    }
+  }
+  const out = new Map(score);
+  for (const slot of receivers) {
+    let lent = 0;
+    for (let d = 1, factor = 1, reach = reachOf(slot); d <= reach; d++, factor *= options.decay) {
+      for (const q of index.around(slot, -d)) lent += factor * own[q]!;
+      for (const q of index.around(slot, d)) lent += factor * own[q]!;
+    }
+    out.set(index.turn(slot).id, own[slot]! + options.weight * lent);
+  }
+  const ranked: { id: string; score: number; rank: number }[] = [];
+  for (const [id, s] of out) {
+    const rank = order.get(id);
+    if (s > 0 || rank !== undefined) ranked.push({ id, score: s, rank: rank ?? Infinity });
+  }
+  ranked.sort((a, b) => b.score - a.score || a.rank - b.rank || (a.id < b.id ? -1 : 1));
+  return ranked.map(({ id, score: s }) => ({ id, score: s }));
 }

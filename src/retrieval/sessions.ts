@@ -8,6 +8,7 @@ import type { Config } from '../config/schema.js';
 import type { ItemFilter } from '../domain/filter.js';
 import { type SessionTurn, type Store, WRITE_ORDER } from '../store/store.js';
 import { sessionContextOn } from './context.js';
+import { TurnIndex } from './turn-index.js';
 
 /** The store primitive session lookups need (absent on a store that keeps no sessions). */
 export type SessionSource = Pick<Store, 'sessionNeighbors' | 'writeNeighbors'>;
@@ -19,6 +20,8 @@ export type SessionSource = Pick<Store, 'sessionNeighbors' | 'writeNeighbors'>;
 export class SessionLookup {
   private readonly covered = new Map<string, number>();
   private readonly turns = new Map<string, SessionTurn>();
+  /** The turns indexed, until a lookup brings more. */
+  private indexed: TurnIndex | null = null;
 
   constructor(
     private readonly store: SessionSource,
@@ -28,10 +31,12 @@ export class SessionLookup {
   ) {}
 
   /**
-   * Every known turn, including `ids` that are turns and their neighbours within `window`. With
-   * `fetch` false, only what earlier lookups brought is returned (no store round trip).
+   * Every known turn, indexed: including `ids` that are turns and their neighbours within
+   * `window`. With `fetch` false, only what earlier lookups brought (no store round trip). The
+   * index is built once for all the stages that read it, and again only after a lookup brings
+   * more.
    */
-  async around(ids: readonly string[], window: number, fetch = true): Promise<SessionTurn[]> {
+  async index(ids: readonly string[], window: number, fetch = true): Promise<TurnIndex> {
     const missing = fetch ? ids.filter((id) => (this.covered.get(id) ?? -1) < window) : [];
     if (missing.length > 0 && window >= 1) {
       const [recorded, written] = await Promise.all([
@@ -44,8 +49,9 @@ export class SessionLookup {
       for (const turn of [...recorded, ...written]) this.turns.set(turn.id, turn);
       for (const id of missing) this.covered.set(id, window);
       if (written.length > 0) this.splitWriteRuns();
+      this.indexed = null;
     }
-    return [...this.turns.values()];
+    return (this.indexed ??= new TurnIndex(this.turns.values()));
   }
 
   /**

@@ -204,7 +204,7 @@ export class DecisionRecallStage implements DecisionStage {
     const window = this.settings.context_window;
     const ids = pool.map((h) => h.id);
     const around =
-      window >= 1 ? nearbyTexts(ids, await run.sessions.around(ids, window, false), window) : null;
+      window >= 1 ? nearbyTexts(ids, await run.sessions.index(ids, window, false), window) : null;
     return pool.map((h, i) => ({
       id: h.id,
       text: hitText(h),

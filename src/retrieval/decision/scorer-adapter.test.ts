@@ -6,6 +6,7 @@ import type { RecallHit } from '../../domain/types.js';
 import type { RelevanceDocument, RelevanceScorer } from '../rerank/relevance.js';
 import type { SessionLookup } from '../sessions.js';
 import type { RecallRun } from '../stages.js';
+import { TurnIndex } from '../turn-index.js';
 import type { JudgedDocument } from './adapter.js';
 import { DecisionRecallStage } from './decision-stage.js';
 import { rankDiscount, ScorerAdapter } from './scorer-adapter.js';
@@ -63,7 +64,7 @@ describe('the decision stage tells the judge where the ordinary order put each c
       decision: 'on',
     },
     pool: 10,
-    sessions: { around: async () => [] } as unknown as SessionLookup,
+    sessions: { index: async () => new TurnIndex([]) } as unknown as SessionLookup,
     timings: {},
   });
 

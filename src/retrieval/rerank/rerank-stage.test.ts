@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { SessionTurn } from '../../store/store.js';
+import { TurnIndex } from '../turn-index.js';
 import { nearbyTexts } from './rerank-stage.js';
 
 const turn = (id: string, session: string, n: number): SessionTurn => ({
@@ -11,7 +12,7 @@ const turn = (id: string, session: string, n: number): SessionTurn => ({
 });
 
 describe('nearbyTexts', () => {
-  const positions = [
+  const positions = new TurnIndex([
     turn('a5', 'a', 5),
     turn('a3', 'a', 3),
     turn('a4', 'a', 4),
@@ -20,7 +21,7 @@ describe('nearbyTexts', () => {
     turn('a8', 'a', 8),
     turn('a4b', 'a', 4),
     turn('b4', 'b', 4),
-  ];
+  ]);
 
   it('gives the turns within the window, nearest first, the earlier turn first at equal distance', () => {
     const out = nearbyTexts(['a5'], positions, 2);

@@ -7,9 +7,9 @@
 import type { Config } from '../../config/schema.js';
 import type { ItemRecord } from '../../domain/records.js';
 import { embeddingText } from '../../domain/text.js';
-import type { SessionTurn } from '../../store/store.js';
 import type { SessionLookup } from '../sessions.js';
 import { type Candidate, type RecallRun, type RecallStage, roundMs } from '../stages.js';
+import type { TurnIndex } from '../turn-index.js';
 import type { RelevanceScorer } from './relevance.js';
 import { rerank } from './rerank.js';
 
@@ -40,7 +40,7 @@ export async function rerankCandidates<T extends ScoredCandidate>(
   // Only turns the recall's session lookup already brought: the context stage fetched them.
   const around =
     window >= 1
-      ? nearbyTexts(judged, await ctx.sessions.around(judged, window, false), window)
+      ? nearbyTexts(judged, await ctx.sessions.index(judged, window, false), window)
       : null;
   const reranked = await rerank(
     ctx.scorer,
@@ -55,34 +55,22 @@ export async function rerankCandidates<T extends ScoredCandidate>(
 /** For each id that is a conversation turn: the bodies of the turns within `window`, nearest first. */
 export function nearbyTexts(
   ids: readonly string[],
-  positions: readonly SessionTurn[],
+  index: TurnIndex,
   window: number,
 ): Map<string, string[]> {
-  const byId = new Map<string, SessionTurn>();
-  // Each session's turns by turn number, in the order of `positions`.
-  const bySession = new Map<string, Map<number, SessionTurn[]>>();
-  for (const p of positions) {
-    byId.set(p.id, p);
-    let turns = bySession.get(p.session);
-    if (!turns) bySession.set(p.session, (turns = new Map()));
-    const at = turns.get(p.turn);
-    if (at) at.push(p);
-    else turns.set(p.turn, [p]);
-  }
   const out = new Map<string, string[]>();
   for (const id of ids) {
-    const self = byId.get(id);
-    if (!self) continue;
-    const turns = bySession.get(self.session)!;
-    // Nearest first; at equal distance the earlier turn, then the order of `positions`.
+    const slot = index.slotOf(id);
+    if (slot === undefined) continue;
+    // Nearest first; at equal distance the earlier turn, then the order of the index.
     const near: string[] = [];
-    const add = (turn: number) => {
-      for (const p of turns.get(turn) ?? []) if (p.id !== id) near.push(p.body);
+    const add = (offset: number) => {
+      for (const q of index.around(slot, offset)) if (q !== slot) near.push(index.turn(q).body);
     };
-    add(self.turn);
+    add(0);
     for (let d = 1; d <= window; d++) {
-      add(self.turn - d);
-      add(self.turn + d);
+      add(-d);
+      add(d);
     }
     if (near.length > 0) out.set(id, near);
   }

@@ -124,7 +124,7 @@ export class ReadCache {
       },
     );
     const out = new Map<string, SessionTurn>();
-    for (const turns of lists.values()) for (const turn of turns) out.set(turn.id, turn);
+    for (const turns of lists) for (const turn of turns) out.set(turn.id, turn);
     // In the order the store answers: by session, then turn (write neighbours: write order).
     return [...out.values()].sort(
       (a, b) =>
@@ -148,7 +148,10 @@ export class ReadCache {
       return (pk) => found.get(pk) ?? null;
     });
     const out = new Map<number, string>();
-    for (const [pk, id] of ids) if (id !== null) out.set(pk, id);
+    pks.forEach((pk, i) => {
+      const id = ids[i];
+      if (id != null) out.set(pk, id);
+    });
     return out;
   }
 
@@ -193,14 +196,14 @@ class ShapedMemo<K, V> {
    * The value of each of `keys` (in their order), the missing ones through `read`, which gives a
    * value for each key it is handed. An emptying past the bound never loses this call's values.
    */
-  get(shape: string, keys: readonly K[], read: (missing: K[]) => (key: K) => V): Map<K, V> {
+  get(shape: string, keys: readonly K[], read: (missing: K[]) => (key: K) => V): V[] {
     let kept = this.shapes.get(shape) ?? new Map<K, V>();
-    const out = new Map<K, V>();
+    const values: (V | undefined)[] = [];
     const missing: K[] = [];
     for (const key of keys) {
       const value = kept.get(key);
       if (value === undefined) missing.push(key);
-      else out.set(key, value);
+      values.push(value);
     }
     if (missing.length > 0) {
       const valueOf = read(missing);
@@ -208,17 +211,12 @@ class ShapedMemo<K, V> {
         this.clear();
         kept = new Map();
       }
-      for (const key of missing) {
-        const value = valueOf(key);
-        kept.set(key, value);
-        out.set(key, value);
-      }
+      for (const key of missing) kept.set(key, valueOf(key));
       this.entries += missing.length;
+      keys.forEach((key, i) => (values[i] ??= kept.get(key)));
     }
     this.shapes.set(shape, kept);
-    const ordered = new Map<K, V>();
-    for (const key of keys) if (out.has(key)) ordered.set(key, out.get(key)!);
-    return ordered;
+    return values as V[];
   }
 }
 

@@ -1,0 +1,60 @@
+/**
+ * The conversation positions one recall knows, indexed once for the stages that read them
+ * (session context, the reranker's and the decision stage's turn context). Each turn has a slot
+ * (a small integer, in the order indexed), so the stages keep per-turn values in typed arrays and
+ * step from a turn to its neighbours without looking up ids or sessions by name.
+ */
+import { type SessionTurn, WRITE_ORDER } from '../store/store.js';
+
+const NONE: readonly number[] = [];
+
+/** Turns by slot, id, and session and turn number (several items may claim one turn). */
+export class TurnIndex {
+  /** The turns by slot. */
+  private readonly list: SessionTurn[] = [];
+  private readonly slots = new Map<string, number>();
+  /** By slot: the slots of its session by turn number. */
+  private readonly places: Map<number, number[]>[] = [];
+
+  /** Indexes `positions`; turns sharing a place keep the order of `positions`, each id once. */
+  constructor(positions: Iterable<SessionTurn>) {
+    const sessions = new Map<string, Map<number, number[]>>();
+    for (const p of positions) {
+      if (this.slots.has(p.id)) continue;
+      const slot = this.list.length;
+      this.list.push(p);
+      this.slots.set(p.id, slot);
+      let turns = sessions.get(p.session);
+      if (!turns) sessions.set(p.session, (turns = new Map()));
+      const at = turns.get(p.turn);
+      if (at) at.push(slot);
+      else turns.set(p.turn, [slot]);
+      this.places.push(turns);
+    }
+  }
+
+  /** Number of turns known. */
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** The slot of `id`, if it is a known turn. */
+  slotOf(id: string): number | undefined {
+    return this.slots.get(id);
+  }
+
+  /** The turn in `slot`. */
+  turn(slot: number): SessionTurn {
+    return this.list[slot]!;
+  }
+
+  /** Whether the turn in `slot` is a write neighbour (of the write order, not a recorded session). */
+  written(slot: number): boolean {
+    return this.list[slot]!.session.startsWith(WRITE_ORDER);
+  }
+
+  /** The slots `offset` turns from the turn in `slot` in its session (0: the others of its turn, itself included). */
+  around(slot: number, offset: number): readonly number[] {
+    return this.places[slot]!.get(this.list[slot]!.turn + offset) ?? NONE;
+  }
+}
