@@ -38,7 +38,7 @@ export function sessionContextOn(options: SessionContextOptions): boolean {
  * channel's items and their neighbours, best first; ties keep the channel's order, then id.
  * Only the list's items and the turns within reach of one with evidence can score above 0, so
  * only they are summed (each in the formula's order: nearest distance first, the earlier turn
- * first, then the order of `index`).
+ * first, then id).
  */
 export function spreadAlongSessions(
   list: readonly ScoredId[],

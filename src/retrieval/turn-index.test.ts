@@ -28,13 +28,16 @@ describe('TurnIndex', () => {
     expect(index.slotOf('unknown')).toBeUndefined();
   });
 
-  it('steps to the turns of the same session only, in the order indexed at a shared place', () => {
+  it('steps to the turns of the same session only, in id order at a shared place', () => {
     const a1 = index.slotOf('a1')!;
     expect(ids(index.around(a1, 1))).toEqual(['a2', 'a2b']);
     expect(ids(index.around(a1, 0))).toEqual(['a1']);
     expect(ids(index.around(a1, -1))).toEqual([]);
     expect(ids(index.around(index.slotOf('b1')!, 1))).toEqual([]);
     expect(ids(index.around(index.slotOf('a2b')!, 0))).toEqual(['a2', 'a2b']);
+    // Whatever order the store answered in.
+    const reversed = new TurnIndex([turn('x2', 's', 2), turn('x10', 's', 2), turn('x1', 's', 2)]);
+    expect(reversed.around(0, 0).map((s) => reversed.turn(s).id)).toEqual(['x1', 'x10', 'x2']);
   });
 
   it('tells write neighbours from recorded turns', () => {

@@ -16,7 +16,7 @@ export class TurnIndex {
   /** By slot: the slots of its session by turn number. */
   private readonly places: Map<number, number[]>[] = [];
 
-  /** Indexes `positions`; turns sharing a place keep the order of `positions`, each id once. */
+  /** Indexes `positions`, each id once; turns sharing a place in id order. */
   constructor(positions: Iterable<SessionTurn>) {
     const sessions = new Map<string, Map<number, number[]>>();
     for (const p of positions) {
@@ -27,8 +27,13 @@ export class TurnIndex {
       let turns = sessions.get(p.session);
       if (!turns) sessions.set(p.session, (turns = new Map()));
       const at = turns.get(p.turn);
-      if (at) at.push(slot);
-      else turns.set(p.turn, [slot]);
+      if (!at) turns.set(p.turn, [slot]);
+      else {
+        // In id order, whatever order the store answered in.
+        let i = at.length;
+        while (i > 0 && this.list[at[i - 1]!]!.id > p.id) i--;
+        at.splice(i, 0, slot);
+      }
       this.places.push(turns);
     }
   }
@@ -53,7 +58,10 @@ export class TurnIndex {
     return this.list[slot]!.session.startsWith(WRITE_ORDER);
   }
 
-  /** The slots `offset` turns from the turn in `slot` in its session (0: the others of its turn, itself included). */
+  /**
+   * The slots `offset` turns from the turn in `slot` in its session, in id order (0: the turns of
+   * its own place, itself included).
+   */
   around(slot: number, offset: number): readonly number[] {
     return this.places[slot]!.get(this.list[slot]!.turn + offset) ?? NONE;
   }

@@ -62,7 +62,7 @@ export function nearbyTexts(
   for (const id of ids) {
     const slot = index.slotOf(id);
     if (slot === undefined) continue;
-    // Nearest first; at equal distance the earlier turn, then the order of the index.
+    // Nearest first; at equal distance the earlier turn, then id.
     const near: string[] = [];
     const add = (offset: number) => {
       for (const q of index.around(slot, offset)) if (q !== slot) near.push(index.turn(q).body);

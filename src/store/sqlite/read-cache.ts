@@ -107,7 +107,7 @@ export class ReadCache {
    * The neighbouring turns of each seed (within `window` of its session or of its write order,
    * as `lookup` names, passing `filter`), reading only the seeds not kept through `read`, which
    * answers for each seed it is given (none for a seed that has no such neighbours); each turn
-   * once, by session and turn.
+   * once, in no particular order (as the store's query answers).
    */
   neighboursOf(
     lookup: string,
@@ -125,13 +125,7 @@ export class ReadCache {
     );
     const out = new Map<string, SessionTurn>();
     for (const turns of lists) for (const turn of turns) out.set(turn.id, turn);
-    // In the order the store answers: by session, then turn (write neighbours: write order).
-    return [...out.values()].sort(
-      (a, b) =>
-        (a.session < b.session ? -1 : a.session > b.session ? 1 : 0) ||
-        a.turn - b.turn ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    );
+    return [...out.values()];
   }
 
   /**
