@@ -33,6 +33,9 @@ export function sessionContextOn(options: SessionContextOptions): boolean {
   return options.window >= 1 && options.weight > 0;
 }
 
+/** The place of a turn off the channel's list when ties are broken (an integer, not Infinity: sorting stays on integers). */
+const UNLISTED = 0x7fffffff;
+
 /**
  * Spreads a channel's scores along conversations (formula in the file header). Returns the
  * channel's items and their neighbours, best first; ties keep the channel's order, then id.
@@ -46,49 +49,50 @@ export function spreadAlongSessions(
   options: SessionContextOptions,
 ): ScoredId[] {
   if (!sessionContextOn(options) || index.size === 0) return [...list];
-  const score = new Map<string, number>();
-  const order = new Map<string, number>();
-  list.forEach((h, i) => {
-    score.set(h.id, Math.max(0, h.score));
-    order.set(h.id, i);
-  });
-  // Scores by slot (0 off the list), and the turns that can receive evidence.
+  // By slot: the channel's score (0 off the list) and place on the list (-1 off it). Items that
+  // are no turn keep their score; a repeated id counts as its last entry.
   const own = new Float64Array(index.size);
-  const marked = new Uint8Array(index.size);
+  const rankOf = new Int32Array(index.size).fill(-1);
+  const others = new Map<string, { id: string; score: number; rank: number }>();
   const receivers: number[] = [];
-  const mark = (slot: number) => {
-    if (marked[slot]) return;
-    marked[slot] = 1;
-    receivers.push(slot);
-  };
-  const reachOf = (slot: number) => (index.written(slot) ? 1 : options.window);
-  for (const [id, s] of score) {
-    const slot = index.slotOf(id);
-    if (slot === undefined) continue;
-    own[slot] = s;
-    mark(slot);
-  }
-  for (const slot of [...receivers]) {
-    if (own[slot]! <= 0) continue;
-    for (let d = 1, reach = reachOf(slot); d <= reach; d++) {
-      for (const q of index.around(slot, -d)) mark(q);
-      for (const q of index.around(slot, d)) mark(q);
+  list.forEach((h, i) => {
+    const s = Math.max(0, h.score);
+    const slot = index.slotOf(h.id);
+    if (slot === undefined) others.set(h.id, { id: h.id, score: s, rank: i });
+    else {
+      if (rankOf[slot] === -1) receivers.push(slot);
+      own[slot] = s;
+      rankOf[slot] = i;
     }
+  });
+  // The turns that can receive evidence: the listed ones and those within reach of evidence.
+  const marked = new Uint8Array(index.size);
+  for (const slot of receivers) marked[slot] = 1;
+  const reachOf = (slot: number) => (index.written(slot) ? 1 : options.window);
+  const listed = receivers.length;
+  for (let r = 0; r < listed; r++) {
+    const slot = receivers[r]!;
+    if (own[slot]! <= 0) continue;
+    for (let d = 1, reach = reachOf(slot); d <= reach; d++)
+      for (const offset of [-d, d])
+        for (const q of index.around(slot, offset))
+          if (!marked[q]) {
+            marked[q] = 1;
+            receivers.push(q);
+          }
   }
-  const out = new Map(score);
+  const ranked = [...others.values()];
   for (const slot of receivers) {
     let lent = 0;
     for (let d = 1, factor = 1, reach = reachOf(slot); d <= reach; d++, factor *= options.decay) {
       for (const q of index.around(slot, -d)) lent += factor * own[q]!;
       for (const q of index.around(slot, d)) lent += factor * own[q]!;
     }
-    out.set(index.turn(slot).id, own[slot]! + options.weight * lent);
-  }
-  const ranked: { id: string; score: number; rank: number }[] = [];
-  for (const [id, s] of out) {
-    const rank = order.get(id);
-    if (s > 0 || rank !== undefined) ranked.push({ id, score: s, rank: rank ?? Infinity });
+    const s = own[slot]! + options.weight * lent;
+    const rank = rankOf[slot]!;
+    if (s > 0 || rank >= 0)
+      ranked.push({ id: index.turn(slot).id, score: s, rank: rank >= 0 ? rank : UNLISTED });
   }
   ranked.sort((a, b) => b.score - a.score || a.rank - b.rank || (a.id < b.id ? -1 : 1));
-  return ranked.map(({ id, score: s }) => ({ id, score: s }));
+  return ranked.map(({ id, score }) => ({ id, score }));
 }

@@ -19,9 +19,10 @@ export type SessionSource = Pick<Store, 'sessionNeighbors' | 'writeNeighbors'>;
  */
 export class SessionLookup {
   private readonly covered = new Map<string, number>();
-  private readonly turns = new Map<string, SessionTurn>();
-  /** The turns indexed, until a lookup brings more. */
-  private indexed: TurnIndex | null = null;
+  /** Every turn known (write neighbours placed in their runs). */
+  private indexed = new TurnIndex();
+  /** The write neighbours known, as the store gave them (before `splitWriteRuns`). */
+  private readonly written = new Map<string, SessionTurn>();
 
   constructor(
     private readonly store: SessionSource,
@@ -46,28 +47,32 @@ export class SessionLookup {
           : [],
       ]);
       // An item is a turn of its recorded session or of the write order, never both.
-      for (const turn of [...recorded, ...written]) this.turns.set(turn.id, turn);
+      for (const turn of recorded) this.indexed.add(turn);
       for (const id of missing) this.covered.set(id, window);
-      if (written.length > 0) this.splitWriteRuns();
-      this.indexed = null;
+      if (written.length > 0) {
+        for (const turn of written) this.written.set(turn.id, turn);
+        const kept = this.indexed.turns().filter((t) => !this.written.has(t.id));
+        this.indexed = new TurnIndex([...kept, ...this.writeRuns()]);
+      }
     }
-    return (this.indexed ??= new TurnIndex(this.turns.values()));
+    return this.indexed;
   }
 
   /**
-   * Splits the write neighbours known so far into runs, where a pause of more than the gap
+   * The write neighbours known so far split into runs, where a pause of more than the gap
    * between two writes (in write order) ends a run; each run is a session of its own, so
    * neighbours in write order but far apart in time never lend each other evidence.
    */
-  private splitWriteRuns(): void {
-    const written = [...this.turns.values()]
-      .filter((t) => t.at !== undefined && t.session.startsWith(WRITE_ORDER))
-      .sort((a, b) => a.turn - b.turn);
+  private writeRuns(): SessionTurn[] {
+    const all = [...this.written.values()];
+    // A write neighbour given without its time stays in the write order as a whole.
+    const written = all.filter((t) => t.at !== undefined).sort((a, b) => a.turn - b.turn);
     let run = 0;
-    written.forEach((t, i) => {
+    const placed = written.map((t, i) => {
       if (i > 0 && Math.abs(t.at! - written[i - 1]!.at!) > this.writeGapMs) run++;
-      this.turns.set(t.id, { ...t, session: `${WRITE_ORDER}#${run}` });
+      return { ...t, session: `${WRITE_ORDER}#${run}` };
     });
+    return [...all.filter((t) => t.at === undefined), ...placed];
   }
 }
 

@@ -16,26 +16,32 @@ export class TurnIndex {
   /** By slot: the slots of its session by turn number. */
   private readonly places: Map<number, number[]>[] = [];
 
-  /** Indexes `positions`, each id once; turns sharing a place in id order. */
-  constructor(positions: Iterable<SessionTurn>) {
-    const sessions = new Map<string, Map<number, number[]>>();
-    for (const p of positions) {
-      if (this.slots.has(p.id)) continue;
-      const slot = this.list.length;
-      this.list.push(p);
-      this.slots.set(p.id, slot);
-      let turns = sessions.get(p.session);
-      if (!turns) sessions.set(p.session, (turns = new Map()));
-      const at = turns.get(p.turn);
-      if (!at) turns.set(p.turn, [slot]);
-      else {
-        // In id order, whatever order the store answered in.
-        let i = at.length;
-        while (i > 0 && this.list[at[i - 1]!]!.id > p.id) i--;
-        at.splice(i, 0, slot);
-      }
-      this.places.push(turns);
+  /** By session: its turns' slots by turn number. */
+  private readonly sessions = new Map<string, Map<number, number[]>>();
+
+  /** Indexes `positions` (see `add`). */
+  constructor(positions: Iterable<SessionTurn> = []) {
+    for (const p of positions) this.add(p);
+  }
+
+  /** Adds a turn; false when its id is known already (the first stands). Turns sharing a place are kept in id order. */
+  add(p: SessionTurn): boolean {
+    if (this.slots.has(p.id)) return false;
+    const slot = this.list.length;
+    this.list.push(p);
+    this.slots.set(p.id, slot);
+    let turns = this.sessions.get(p.session);
+    if (!turns) this.sessions.set(p.session, (turns = new Map()));
+    const at = turns.get(p.turn);
+    if (!at) turns.set(p.turn, [slot]);
+    else {
+      // In id order, whatever order the store answered in.
+      let i = at.length;
+      while (i > 0 && this.list[at[i - 1]!]!.id > p.id) i--;
+      at.splice(i, 0, slot);
     }
+    this.places.push(turns);
+    return true;
   }
 
   /** Number of turns known. */
@@ -46,6 +52,11 @@ export class TurnIndex {
   /** The slot of `id`, if it is a known turn. */
   slotOf(id: string): number | undefined {
     return this.slots.get(id);
+  }
+
+  /** Every turn, by slot. */
+  turns(): readonly SessionTurn[] {
+    return this.list;
   }
 
   /** The turn in `slot`. */
