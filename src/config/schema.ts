@@ -49,6 +49,13 @@ const storeSchema = z
     path: z.string().min(1).optional(),
     busy_timeout_ms: ms(5_000),
     write_retry_ms: ms(30_000),
+    /**
+     * SQLite: how much of the store file (MiB, from its start) is read through memory mapping
+     * instead of a read call per page; 0 reads every page with read calls. Recall reads rows
+     * scattered over the file (candidates, their neighbours), far more than SQLite's own page
+     * cache holds at 100,000 memories (bench/locomo/levers.md, "Latency").
+     */
+    mmap_mb: z.number().int().min(0).max(65_536).default(256),
     url: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')

@@ -33,6 +33,7 @@ export function openStore(config: Config, log: Logger): Store {
     keywordMemory: store.keyword_memory,
     busyTimeoutMs: store.busy_timeout_ms,
     writeRetryMs: store.write_retry_ms,
+    mmapMb: store.mmap_mb,
   });
 }
 

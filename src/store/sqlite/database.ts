@@ -21,6 +21,8 @@ export interface OpenOptions {
   busyTimeoutMs: number;
   /** How long a busy lock while opening is retried (default `busyTimeoutMs`). */
   retryMs?: number;
+  /** MiB of the file read through memory mapping (`PRAGMA mmap_size`); 0 or absent: none. */
+  mmapMb?: number;
 }
 
 const BUSY_CODES = new Set([
@@ -129,6 +131,8 @@ export function openDatabase(options: OpenOptions): { db: SqliteDatabase; schema
       }
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
+      if (options.mmapMb && options.path !== ':memory:')
+        db.pragma(`mmap_size = ${Math.floor(options.mmapMb) * 1024 * 1024}`);
       // Deleted and overwritten content is zeroed, so a purge (or a revision) leaves no old text
       // behind in free pages of the file.
       db.pragma('secure_delete = ON');

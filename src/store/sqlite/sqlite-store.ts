@@ -70,6 +70,8 @@ export interface SqliteStoreOptions {
   keywordMemory?: boolean;
   busyTimeoutMs?: number;
   writeRetryMs?: number;
+  /** MiB of the file read through memory mapping (config `store.mmap_mb`); default 0 (none). */
+  mmapMb?: number;
 }
 
 /** Opens a SQLite store (creating and migrating the file when needed). */
@@ -109,6 +111,7 @@ export class SqliteStore implements Store {
       path,
       busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
       retryMs,
+      mmapMb: options.mmapMb,
     });
     const db = (this.db = opened.db);
     this.schemaVersion = opened.schemaVersion;
