@@ -21,6 +21,7 @@ import { storeError, writeWithRetry } from './database.js';
 import { dumpGraph, entityProfile, graphCounts, profileOfSpace } from './graph-reports.js';
 import { coMentionRowsSql } from './graph-schema.js';
 import { writeBatch } from './graph-writes.js';
+import type { ReadCache } from './read-cache.js';
 import { compileFilter } from './rows.js';
 
 /** What the graph store borrows from the SQLite store that owns the connection. */
@@ -29,12 +30,26 @@ export interface SqliteGraphContext {
   path: string;
   retryMs: number;
   assertOpen(): void;
+  /** Entity lookups kept between recalls while nothing in the database changes. */
+  cache?: ReadCache;
 }
 
 type Statement = Database.Statement;
 
 const STALE_SQL = `FROM items i LEFT JOIN graph_items g ON g.item_pk = i.pk
   WHERE i.space = @space AND (g.item_pk IS NULL OR g.version <> i.version OR g.extractor <> @extractor)`;
+
+/** Orders strings as SQLite's binary collation does UTF-8 text: by code point. */
+function byCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
 
 /** The GraphStore over the engram SQLite file. */
 export class SqliteGraphStore implements GraphStore {
@@ -142,13 +157,25 @@ export class SqliteGraphStore implements GraphStore {
 
   async entitiesByKey(space: string, keys: readonly string[]): Promise<EntityRef[]> {
     if (keys.length === 0) return [];
-    return this.read(
-      () =>
-        this.stmt(
-          `SELECT id, key, mentions, degree, strong FROM graph_entities
+    const query = (wanted: readonly string[]) =>
+      this.stmt(
+        `SELECT id, key, mentions, degree, strong FROM graph_entities
            WHERE space = ? AND key IN (SELECT value FROM json_each(?)) ORDER BY key`,
-        ).all(space, JSON.stringify(keys)) as EntityRef[],
-    );
+      ).all(space, JSON.stringify(wanted)) as EntityRef[];
+    return this.read(() => {
+      const cache = this.ctx.cache;
+      if (!cache?.usable()) return query(keys);
+      const read = (wanted: readonly string[]) => {
+        const byKey = new Map(query(wanted).map((e) => [e.key, e]));
+        return (key: string) => byKey.get(key) ?? null;
+      };
+      // Each key once, in the order of `ORDER BY key` (SQLite's binary order: by code point).
+      return cache
+        .lookups(`graph key ${space}`, [...new Set(keys)], read)
+        .filter((e): e is EntityRef => e !== null)
+        .sort((a, b) => byCodePoints(a.key, b.key))
+        .map((e) => ({ ...e }));
+    });
   }
 
   async entitiesByFirstWord(
@@ -156,15 +183,23 @@ export class SqliteGraphStore implements GraphStore {
     words: readonly string[],
     limitEach: number,
   ): Promise<EntityRef[]> {
-    return this.read(() =>
-      words.flatMap(
+    const read = (wanted: readonly string[]) => {
+      const lists = wanted.map(
         (word) =>
           this.stmt(
             `SELECT id, key, mentions, degree, strong FROM graph_entities
              WHERE space = ? AND key > ? AND key < ? ORDER BY mentions DESC, key LIMIT ?`,
           ).all(space, `${word} `, `${word}!`, limitEach) as EntityRef[],
-      ),
-    );
+      );
+      return (word: string) => lists[wanted.indexOf(word)]!;
+    };
+    return this.read(() => {
+      const cache = this.ctx.cache;
+      const lists = cache?.usable()
+        ? cache.lookups(`graph first word ${space} ${limitEach}`, words, read)
+        : words.map(read(words));
+      return lists.flatMap((list) => list.map((e) => ({ ...e })));
+    });
   }
 
   async entitiesById(ids: readonly number[]): Promise<EntityRef[]> {

@@ -38,6 +38,8 @@ export class ReadCache {
   private readonly passing: ShapedMemo<number, string | null>;
   /** Neighbour lists by lookup and filter, then by seed id. */
   private readonly neighbours: ShapedMemo<string, SessionTurn[]>;
+  /** Other lookups (`lookups`) by kind, then by key. */
+  private readonly other: ShapedMemo<string, unknown>;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -45,6 +47,7 @@ export class ReadCache {
   ) {
     this.passing = new ShapedMemo(maxEntries);
     this.neighbours = new ShapedMemo(maxEntries);
+    this.other = new ShapedMemo(maxEntries);
     this.tokenSql = db.prepare(
       'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version',
     );
@@ -68,6 +71,7 @@ export class ReadCache {
       this.items.clear();
       this.neighbours.clear();
       this.passing.clear();
+      this.other.clear();
       this.token = now;
     }
     return true;
@@ -126,6 +130,20 @@ export class ReadCache {
     const out = new Map<string, SessionTurn>();
     for (const turns of lists) for (const turn of turns) out.set(turn.id, turn);
     return [...out.values()];
+  }
+
+  /**
+   * The value of each of `keys` for one kind of lookup (`shape`, naming everything besides the
+   * key that the value depends on), reading only the keys not kept through `read`, which gives a
+   * value for each key it is handed; in the order of `keys`. Values are shared with later calls:
+   * callers copy what they hand out.
+   */
+  lookups<V>(
+    shape: string,
+    keys: readonly string[],
+    read: (missing: readonly string[]) => (key: string) => V,
+  ): V[] {
+    return this.other.get(shape, keys, read) as V[];
   }
 
   /**

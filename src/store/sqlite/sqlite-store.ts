@@ -124,7 +124,7 @@ export class SqliteStore implements Store {
     this.engines = { core, fts, vectors: this.vectorIndex, cache };
     const assertOpen = () => core.assertOpen();
     this.lifecycle = new SqliteLifecycleStore({ db, path, retryMs, assertOpen });
-    this.graph = new SqliteGraphStore({ db, path, retryMs, assertOpen });
+    this.graph = new SqliteGraphStore({ db, path, retryMs, assertOpen, cache });
     this.dormant = new SqliteDormantStore({ db, path, assertOpen });
     this.jobs = new SqliteJobStore({
       db,
