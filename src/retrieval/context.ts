@@ -33,7 +33,10 @@ export function sessionContextOn(options: SessionContextOptions): boolean {
   return options.window >= 1 && options.weight > 0;
 }
 
-/** The place of a turn off the channel's list when ties are broken (an integer, not Infinity: sorting stays on integers). */
+/**
+ * The place of a turn off the channel's list when ties are broken: an integer, not Infinity, so
+ * the sort compares integers only.
+ */
 const UNLISTED = 0x7fffffff;
 
 /**

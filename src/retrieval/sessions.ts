@@ -21,7 +21,7 @@ export class SessionLookup {
   private readonly covered = new Map<string, number>();
   /** Every turn known (write neighbours placed in their runs). */
   private indexed = new TurnIndex();
-  /** The write neighbours known, as the store gave them (before `splitWriteRuns`). */
+  /** The write neighbours known, as the store gave them (before `writeRuns` places them). */
   private readonly written = new Map<string, SessionTurn>();
 
   constructor(

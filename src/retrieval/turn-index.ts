@@ -24,7 +24,10 @@ export class TurnIndex {
     for (const p of positions) this.add(p);
   }
 
-  /** Adds a turn; false when its id is known already (the first stands). Turns sharing a place are kept in id order. */
+  /**
+   * Adds a turn; false when its id is known already (the first stands). Turns sharing a place
+   * are kept in id order.
+   */
   add(p: SessionTurn): boolean {
     if (this.slots.has(p.id)) return false;
     const slot = this.list.length;
@@ -64,7 +67,7 @@ export class TurnIndex {
     return this.list[slot]!;
   }
 
-  /** Whether the turn in `slot` is a write neighbour (of the write order, not a recorded session). */
+  /** Whether the turn in `slot` is a write neighbour (not of a recorded session). */
   written(slot: number): boolean {
     return this.list[slot]!.session.startsWith(WRITE_ORDER);
   }
