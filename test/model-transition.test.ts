@@ -156,6 +156,36 @@ describe.each(BACKENDS)('model transitions ($name)', (backend) => {
     expect(r.hits[0]?.channels.vector).toBeDefined();
   });
 
+  it('embeds again a write whose vectors were made for the model a swap replaced before it committed', async () => {
+    const server = await standIn();
+    const engram = open(server.url);
+    await fill(engram, bodies(10));
+    const store = engram.storeForTransfer;
+    const create = store.createItems.bind(store);
+    let swapped = false;
+    // The whole transition runs between the write's embedding (static model) and its commit.
+    store.createItems = async (drafts) => {
+      if (!swapped) {
+        swapped = true;
+        await engram.useModel({ model: 'openai:stand-in-embed' });
+        const job = await engram.runJobHere({
+          kind: 'models.rebuild',
+          payload: { model: 'openai:stand-in-embed' },
+          dedupe_key: 'models.rebuild',
+        });
+        expect(job.state).toBe('succeeded');
+      }
+      return create(drafts);
+    };
+    const written = await engram.remember({ body: 'The harbour crane is painted blue.' });
+    expect(swapped).toBe(true);
+    expect((await engram.modelsStatus()).published?.id).toBe('openai:stand-in-embed');
+    expect((await engram.status()).store.vectors.pending).toBe(0);
+    const r = await engram.recall({ query: 'harbour crane painted blue', k: 3 });
+    expect(r.hits[0]?.id).toBe(written.memory.id);
+    expect(r.hits[0]?.channels.vector).toBeDefined();
+  });
+
   it('records an item the new model fails on, finishes the rebuild, and leaves that item vector-pending', async () => {
     const server = await standIn();
     const engram = open(server.url);

@@ -11,7 +11,7 @@ import type { BatchResult, RememberResult } from '../domain/types.js';
 import { parseWith } from '../domain/zod.js';
 import { draftItem } from '../memories/draft.js';
 import { groupBySpace } from '../memories/write-bus.js';
-import type { ImportOutcome, ItemDraft } from '../store/store.js';
+import type { CreateOutcome, ImportOutcome, ItemDraft } from '../store/store.js';
 import { arrayArg, optionalArrayArg, optionsArg } from './args.js';
 import type { WriteRelated } from './autorecall.js';
 import type { ServiceContext } from './context.js';
@@ -122,6 +122,12 @@ async function storeDrafts(
     priority,
   );
   const outcomes = drafts.length > 0 ? await ctx.store.createItems(drafts.map((d) => d.draft)) : [];
+  await embedAgainAfterSwap(
+    ctx,
+    drafts.map((d) => d.draft),
+    outcomes,
+    priority,
+  );
   const results: BatchResult[] = outcomes.map((o, i) => ({
     index: drafts[i]!.index,
     ok: true,
@@ -157,6 +163,40 @@ async function attachVectors(
   drafts.forEach(
     (d, i) => (d.vector = { model: vectors.model, vector: vectors.vectors[i] ?? null }),
   );
+}
+
+/**
+ * Items created vector-pending although the write brought vectors: a model swap (§8) published
+ * another model between embedding and commit, and the store keeps only vectors of the published
+ * one current. They are embedded again with the model now published, once, so a write racing a
+ * swap ends with a current vector instead of waiting for the backfill (which still takes any the
+ * second try misses).
+ */
+async function embedAgainAfterSwap(
+  ctx: ServiceContext,
+  drafts: readonly ItemDraft[],
+  outcomes: readonly CreateOutcome[],
+  priority: 'write' | 'background',
+): Promise<void> {
+  const stale = outcomes.filter(
+    (o, i) => o.created && o.item.vector_state === 'pending' && drafts[i]!.vector !== undefined,
+  );
+  if (stale.length === 0) return;
+  ctx.vectors.forgetPublished();
+  const fresh = await ctx.vectors.embedForWrite(
+    stale.map((o) => embeddingText(o.item)),
+    priority,
+  );
+  if (!fresh || stale.some((o) => drafts[outcomes.indexOf(o)]!.vector!.model === fresh.model))
+    return;
+  const entries = stale.map((o, i) => ({
+    id: o.item.id,
+    version: o.item.version,
+    vector: fresh.vectors[i] ?? null,
+  }));
+  // All or nothing for the reported state: an item changed meanwhile stays pending.
+  if ((await ctx.store.putVectors(fresh.model, entries)) !== entries.length) return;
+  stale.forEach((o, i) => (o.item.vector_state = fresh.vectors[i] ? 'ready' : 'empty'));
 }
 
 async function importRecords(
