@@ -53,7 +53,7 @@ const storeSchema = z
      * SQLite: how much of the store file (MiB, from its start) is read through memory mapping
      * instead of a read call per page; 0 reads every page with read calls. Recall reads rows
      * scattered over the file (candidates, their neighbours), far more than SQLite's own page
-     * cache holds at 100,000 memories (bench/locomo/levers.md, "Latency").
+     * cache holds at 100,000 memories (bench/locomo/levers.md, "Latency work").
      */
     mmap_mb: z.number().int().min(0).max(65_536).default(256),
     url: z

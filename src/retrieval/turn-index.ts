@@ -13,11 +13,10 @@ export class TurnIndex {
   /** The turns by slot. */
   private readonly list: SessionTurn[] = [];
   private readonly slots = new Map<string, number>();
-  /** By slot: the slots of its session by turn number. */
-  private readonly places: Map<number, number[]>[] = [];
-
   /** By session: its turns' slots by turn number. */
   private readonly sessions = new Map<string, Map<number, number[]>>();
+  /** By slot: its session's entry of `sessions`. */
+  private readonly places: Map<number, number[]>[] = [];
 
   /** Indexes `positions` (see `add`). */
   constructor(positions: Iterable<SessionTurn> = []) {
