@@ -58,6 +58,8 @@ export class VectorSupply implements QueryEmbedding {
   readonly modelId: string | null;
   private published: { model: PublishedModel | undefined; at: number } | undefined;
   private publishing: Promise<PublishedModel | undefined> | undefined;
+  /** Counts `forgetPublished` calls: a read started before the latest one is not kept. */
+  private readings = 0;
   private backfillRun: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -85,16 +87,27 @@ export class VectorSupply implements QueryEmbedding {
     const cached = this.published;
     if (cached && (cached.model === undefined ? false : Date.now() - cached.at < PUBLISHED_TTL_MS))
       return cached.model;
-    this.publishing ??= this.resolvePublished().finally(() => (this.publishing = undefined));
+    if (!this.publishing) {
+      const reading: Promise<PublishedModel | undefined> = this.resolvePublished().finally(() => {
+        if (this.publishing === reading) this.publishing = undefined;
+      });
+      this.publishing = reading;
+    }
     return this.publishing;
   }
 
-  /** Forgets the published model read, so the next use reads it again (after a swap). */
+  /**
+   * Forgets the published model read, so the next use reads it again (after a swap). A read
+   * already under way may have seen the model before the swap: it is neither kept nor joined.
+   */
   forgetPublished(): void {
     this.published = undefined;
+    this.publishing = undefined;
+    this.readings++;
   }
 
   private async resolvePublished(): Promise<PublishedModel | undefined> {
+    const reading = this.readings;
     const current = await this.store.publishedModel();
     const configured = this.embedders.configured;
     let model: PublishedModel | undefined;
@@ -110,7 +123,7 @@ export class VectorSupply implements QueryEmbedding {
         await this.store.models?.setSpec(record.id, this.configuredSpec);
       model = { ...record, spec: this.configuredSpec };
     }
-    this.published = { model, at: Date.now() };
+    if (reading === this.readings) this.published = { model, at: Date.now() };
     return model;
   }
 
