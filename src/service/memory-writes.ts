@@ -178,25 +178,26 @@ async function embedAgainAfterSwap(
   outcomes: readonly CreateOutcome[],
   priority: 'write' | 'background',
 ): Promise<void> {
-  const stale = outcomes.filter(
-    (o, i) => o.created && o.item.vector_state === 'pending' && drafts[i]!.vector !== undefined,
-  );
+  const stale = outcomes.flatMap((o, i) => {
+    const model = drafts[i]!.vector?.model;
+    return o.created && o.item.vector_state === 'pending' && model ? [{ item: o.item, model }] : [];
+  });
   if (stale.length === 0) return;
   ctx.vectors.forgetPublished();
   const fresh = await ctx.vectors.embedForWrite(
-    stale.map((o) => embeddingText(o.item)),
+    stale.map((s) => embeddingText(s.item)),
     priority,
   );
-  if (!fresh || stale.some((o) => drafts[outcomes.indexOf(o)]!.vector!.model === fresh.model))
-    return;
-  const entries = stale.map((o, i) => ({
-    id: o.item.id,
-    version: o.item.version,
+  // No other model published: they are pending for another reason, which the backfill handles.
+  if (!fresh || stale.some((s) => s.model === fresh.model)) return;
+  const entries = stale.map(({ item }, i) => ({
+    id: item.id,
+    version: item.version,
     vector: fresh.vectors[i] ?? null,
   }));
   // All or nothing for the reported state: an item changed meanwhile stays pending.
   if ((await ctx.store.putVectors(fresh.model, entries)) !== entries.length) return;
-  stale.forEach((o, i) => (o.item.vector_state = fresh.vectors[i] ? 'ready' : 'empty'));
+  stale.forEach((s, i) => (s.item.vector_state = fresh.vectors[i] ? 'ready' : 'empty'));
 }
 
 async function importRecords(
