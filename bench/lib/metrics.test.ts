@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   averageScores,
+  hitAtK,
   mean,
   ndcgAtK,
   percentile,
@@ -28,6 +29,19 @@ describe('recallAtK', () => {
 
   it('counts a relevant id once even if the ranking repeats it', () => {
     expect(recallAtK(['a', 'a', 'b'], new Set(['a', 'c']), 3)).toBe(0.5);
+  });
+});
+
+describe('hitAtK', () => {
+  it('is 1 when any relevant id is in the first k, else 0', () => {
+    const relevant = new Set(['c', 'z']);
+    expect(hitAtK(ranking, relevant, 2)).toBe(0);
+    expect(hitAtK(ranking, relevant, 3)).toBe(1);
+    expect(hitAtK(ranking, new Set(['z']), 50)).toBe(0);
+  });
+
+  it('scores 1 when there is nothing to find, as recall does', () => {
+    expect(hitAtK([], new Set(), 10)).toBe(1);
   });
 });
 

@@ -20,6 +20,19 @@ export function recallAtK(
 }
 
 /**
+ * 1 when any relevant id is among the first `k` of `ranked`, else 0 (hit@k); 1 for a question
+ * without relevant ids, consistent with recall.
+ */
+export function hitAtK(
+  ranked: readonly string[],
+  relevant: ReadonlySet<string>,
+  k: number,
+): number {
+  if (relevant.size === 0) return 1;
+  return ranked.slice(0, k).some((id) => relevant.has(id)) ? 1 : 0;
+}
+
+/**
  * 1 / rank of the first relevant id (0 when none is ranked); 1 for a question without relevant
  * ids, consistent with recall.
  */

@@ -119,7 +119,10 @@ function markdown(report: LocomoReport): string {
       'through `createEngram` + `rememberMany` + `recall`, each configuration on its own copy of the ' +
       `store, asked with k = 50 (the default pool of ${report.config.pool} is larger, so the ranking does ` +
       'not depend on k). Latency is the wall time of one `recall` call, access accounting included. ' +
-      'Session R@10 counts a hit when it comes from an evidence session.',
+      'Session-level figures count a hit when it comes from an evidence session: session hit@10 is ' +
+      'the share of questions with at least one of their top 10 hits from an evidence session (what ' +
+      'other memory projects publish as session-level Recall@10), session R@10 the share of a ' +
+      "question's evidence sessions that its top 10 hits come from.",
     '',
     PROTOCOL_NOTES[report.protocol],
     '',

@@ -4,7 +4,7 @@
  * tables and as JSON.
  */
 import { CATEGORY_NAMES } from '../lib/locomo-data.js';
-import { averageScores, percentile, type QuestionScores, RECALL_KS } from '../lib/metrics.js';
+import { averageScores, mean, percentile, type QuestionScores, RECALL_KS } from '../lib/metrics.js';
 
 /** One question answered by one configuration. */
 export interface QuestionRun {
@@ -13,6 +13,8 @@ export interface QuestionRun {
   scores: QuestionScores;
   /** The same ranking at session level: a hit counts when it comes from an evidence session. */
   sessionScores: QuestionScores;
+  /** 1 when any of the top 10 hits comes from an evidence session (session-level hit@10). */
+  sessionHit10: number;
   ms: number;
   cpuMs: number;
 }
@@ -25,6 +27,11 @@ export interface Summary {
   ndcg10: number;
   /** Session-level recall: the share of evidence sessions among the sessions of the top k hits. */
   session_recall: Record<string, number>;
+  /**
+   * Session-level hit@10, the metric other memory projects publish as session-level Recall@10:
+   * the share of questions with at least one of the top 10 hits from an evidence session.
+   */
+  session_hit10: number;
   /** Wall time of the recall call, and the process CPU time it used (less sensitive to a busy machine). */
   latency_ms: { p50: number; p95: number; cpu_p50: number; cpu_p95: number };
   by_category: Record<string, { n: number; recall: Record<string, number>; mrr: number }>;
@@ -71,6 +78,7 @@ export function summarise(runs: readonly QuestionRun[]): Summary {
   return {
     ...recallTable(runs.map((r) => r.scores)),
     session_recall: recallTable(runs.map((r) => r.sessionScores)).recall,
+    session_hit10: pct(mean(runs.map((r) => r.sessionHit10))),
     latency_ms: latency(runs),
     by_category,
   };
@@ -105,13 +113,14 @@ export function splitTable(results: readonly VariantResult[], split: string): st
     ...RECALL_KS.map((k) => `R@${k}`),
     'MRR',
     'NDCG@10',
+    'session hit@10',
     'session R@10',
     'p50 ms',
     'p95 ms',
     'CPU p50 ms',
     'CPU p95 ms',
   ]);
-  const sep = row(['---', ...RECALL_KS.map(() => '---:'), ...Array<string>(7).fill('---:')]);
+  const sep = row(['---', ...RECALL_KS.map(() => '---:'), ...Array<string>(8).fill('---:')]);
   const lines = results.flatMap((r) => {
     const s = r.splits[split];
     if (!s) return [];
@@ -121,6 +130,7 @@ export function splitTable(results: readonly VariantResult[], split: string): st
         ...RECALL_KS.map((k) => s.recall[`@${k}`]!.toFixed(1)),
         s.mrr.toFixed(3),
         s.ndcg10.toFixed(1),
+        s.session_hit10.toFixed(1),
         s.session_recall['@10']!.toFixed(1),
         s.latency_ms.p50.toFixed(2),
         s.latency_ms.p95.toFixed(2),

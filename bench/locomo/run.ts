@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config/load.js';
 import { loadLocomo, type LocomoConversation } from '../lib/locomo-data.js';
 import { machineFacts } from '../lib/machine.js';
-import { scoreRanking } from '../lib/metrics.js';
+import { hitAtK, scoreRanking } from '../lib/metrics.js';
 import {
   buildConversationStore,
   type ConversationTemplate,
@@ -64,14 +64,14 @@ async function runVariant(
     const runs: QuestionRun[] = [];
     for (const q of conversation.questions) {
       const answer = await rankedDiaIds(copy, { ...variant.request, query: q.question, k: DEPTH });
+      const sessions = answer.ranked.map(sessionOf);
+      const evidenceSessions = new Set(q.evidence.map(sessionOf));
       runs.push({
         conversation: conversation.index,
         category: q.category,
         scores: scoreRanking(answer.ranked, new Set(q.evidence)),
-        sessionScores: scoreRanking(
-          answer.ranked.map(sessionOf),
-          new Set(q.evidence.map(sessionOf)),
-        ),
+        sessionScores: scoreRanking(sessions, evidenceSessions),
+        sessionHit10: hitAtK(sessions, evidenceSessions, 10),
         ms: answer.ms,
         cpuMs: answer.cpuMs,
       });
