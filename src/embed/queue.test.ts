@@ -91,6 +91,26 @@ describe('EmbeddingQueue', () => {
     });
   });
 
+  it('starts a query on an idle queue at once, other work a turn later', async () => {
+    const embedder = new ControlledEmbedder();
+    embedder.autoRelease = true;
+    const queue = new EmbeddingQueue(embedder);
+    await queue.embed(['warm'], { priority: 'write' }); // the first use prepares the embedder
+    const idle = () => new Promise((r) => setImmediate(r)); // the finished call leaves the queue
+    await idle();
+    const query = queue.embed(['q'], { priority: 'query' });
+    expect(embedder.calls.map((c) => c[0])).toEqual(['warm', 'q']);
+    await query;
+    await idle();
+    const write = queue.embed(['w'], { priority: 'write' });
+    expect(embedder.calls).toHaveLength(2);
+    const late = queue.embed(['q2'], { priority: 'query' });
+    expect(embedder.calls.map((c) => c[0])).toEqual(['warm', 'q', 'q2']);
+    await Promise.all([write, late]);
+    expect(embedder.calls.map((c) => c[0])).toEqual(['warm', 'q', 'q2', 'w']);
+    expect(queue.stats().completed).toBe(4);
+  });
+
   it('splits large batches so a query waits behind one chunk at most', async () => {
     const embedder = new ControlledEmbedder();
     const queue = new EmbeddingQueue(embedder, { chunkSize: 2 });

@@ -101,7 +101,11 @@ export class EmbeddingQueue {
     return new Promise<Result>((resolve, reject) => {
       const call = this.enqueue(texts, options, resolve, reject);
       this.arm(call, options);
-      this.schedulePump();
+      // A query finding nothing running starts now: a turn of the event loop would only put the
+      // rest of its recall's work ahead of it. Other work waits the turn, so a query arriving in
+      // the same turn still goes first.
+      if (options.priority === 'query' && this.running === undefined) this.pump();
+      else this.schedulePump();
     });
   }
 
