@@ -16,6 +16,7 @@ import {
   compileFilter,
   eventFromRow,
   itemFromRow,
+  itemFromValues,
   type ItemRow,
   relationFromRow,
   versionFromRow,
@@ -50,12 +51,14 @@ export async function getItems(
 
 function readItems(core: StoreCore, space: string, ids: readonly string[]): ItemRecord[] {
   // `+space`: look items up by id; the space index would scan the whole space (O(store)).
+  // Rows as arrays (raw mode; this statement is read nowhere else): see itemFromValues.
   const rows = core
     .prepared(
       `SELECT ${ITEM_ROW_COLUMNS} FROM items WHERE +space = ? AND id IN (SELECT value FROM json_each(?))`,
     )
-    .all(space, JSON.stringify(ids)) as ItemRow[];
-  const byId = new Map(rows.map((r) => [r.id, itemFromRow(r)]));
+    .raw(true)
+    .all(space, JSON.stringify(ids)) as unknown[][];
+  const byId = new Map(rows.map((values) => itemFromValues(values)).map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

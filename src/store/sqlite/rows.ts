@@ -7,7 +7,12 @@ import type {
   VersionRecord,
 } from '../../domain/records.js';
 import type { Prior, RelationType, Source } from '../../domain/types.js';
-import { type ItemColumns, itemFromColumns, TIME_RANGES } from '../item-rows.js';
+import {
+  ITEM_ROW_COLUMN_NAMES,
+  type ItemColumns,
+  itemFromColumns,
+  TIME_RANGES,
+} from '../item-rows.js';
 import { segmentedColumns } from './keyword-index.js';
 
 /** An `items` row as the driver returns it: JSON columns as text, booleans as 0/1. */
@@ -35,6 +40,45 @@ export function itemFromRow(row: ItemRow): ItemRecord {
     pinned: row.pinned === 1,
     source: parseJson<Source | null>(row.source, null),
     prior: parseJson<Prior | null>(row.prior, null),
+  });
+}
+
+/** Where each column of ITEM_ROW_COLUMNS stands in a row read as an array. */
+const AT = Object.fromEntries(ITEM_ROW_COLUMN_NAMES.map((name, i) => [name, i])) as Record<
+  (typeof ITEM_ROW_COLUMN_NAMES)[number],
+  number
+>;
+
+/**
+ * Maps an items row read as an array of ITEM_ROW_COLUMNS values (a statement in raw mode) to a
+ * record. The driver makes an array about twice as fast as an object of 23 named columns, which
+ * a recall reading 100 candidates at 100,000 memories notices (0.8 -> 0.45 ms).
+ */
+export function itemFromValues(v: readonly unknown[]): ItemRecord {
+  return itemFromColumns({
+    pk: v[AT.pk] as number,
+    id: v[AT.id] as string,
+    space: v[AT.space] as string,
+    area: v[AT.area] as string,
+    kind: v[AT.kind] as string,
+    title: v[AT.title] as string | null,
+    body: v[AT.body] as string,
+    body_hash: v[AT.body_hash] as string,
+    tags: parseJson<string[]>(v[AT.tags] as string, []),
+    importance: v[AT.importance] as number,
+    pinned: v[AT.pinned] === 1,
+    status: v[AT.status] as string | null,
+    strength: v[AT.strength] as number,
+    source: parseJson<Source | null>(v[AT.source] as string | null, null),
+    version: v[AT.version] as number,
+    created_at: v[AT.created_at] as number,
+    updated_at: v[AT.updated_at] as number,
+    access_count: v[AT.access_count] as number,
+    last_accessed_at: v[AT.last_accessed_at] as number | null,
+    use_count: v[AT.use_count] as number,
+    last_used_at: v[AT.last_used_at] as number | null,
+    prior: parseJson<Prior | null>(v[AT.prior] as string | null, null),
+    vector_state: v[AT.vector_state] as string,
   });
 }
 
