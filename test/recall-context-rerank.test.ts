@@ -77,6 +77,24 @@ describe.each(STORES)('session neighbours ($name)', ({ open }) => {
     expect(await store.sessionNeighbors!({ ...ACTIVE, space: 'other' }, [seed!.id], 3)).toEqual([]);
   });
 
+  it('counts only notes and episodes as turns: a fact or a rule in a session is neither seed nor neighbour', async () => {
+    const store = open();
+    const created = (
+      await store.createItems([
+        draft({ body: 'note 1', source: { session: 's', turn: 1 } }),
+        draft({ body: 'fact 2', kind: 'fact', source: { session: 's', turn: 2 } }),
+        draft({ body: 'episode 3', kind: 'episode', source: { session: 's', turn: 3 } }),
+        draft({ body: 'rule 4', kind: 'rule', source: { session: 's', turn: 4 } }),
+        draft({ body: 'preference 5', kind: 'preference', source: { session: 's', turn: 5 } }),
+      ])
+    ).map((o) => o.item);
+    const bodies = async (seed: number) =>
+      (await store.sessionNeighbors!(ACTIVE, [created[seed]!.id], 2)).map((t) => t.body).sort();
+    expect(await bodies(2)).toEqual(['episode 3', 'note 1']);
+    expect(await bodies(1)).toEqual([]);
+    expect(await bodies(3)).toEqual([]);
+  });
+
   it('reads each turn once when many seeds have overlapping windows, in several sessions', async () => {
     const store = open();
     const turns = ['a', 'b', 'c'].flatMap((session) =>
@@ -179,6 +197,31 @@ describe.each(BACKENDS)('recall with session context ($name)', (backend) => {
     expect(rankOf(after.hits, answer)).toBeGreaterThan(rankOf(lifted.hits, answer));
   });
 });
+
+describe.each(BACKENDS)(
+  'recall over facts written through one session handle ($name)',
+  (backend) => {
+    it('lends no evidence between facts stamped with one session, as between facts written apart', async () => {
+      const facts = [
+        'The billing service deploys every Friday afternoon.',
+        'Priya is allergic to peanuts.',
+        'The staging database runs PostgreSQL 15.',
+      ];
+      const recallOf = async (engram: Engram) =>
+        (await engram.recall({ query: 'When does billing deploy?', k: 5, weights: { vector: 0 } }))
+          .hits;
+      const handled = testEngram({ config: backend.fresh() });
+      const session = await handled.writeSession();
+      const viaSession = await session.rememberMany(facts.map((body) => ({ body, kind: 'fact' })));
+      expect(viaSession.every((r) => r.ok && r.memory.source?.session === session.id)).toBe(true);
+      const apart = testEngram({ config: backend.fresh() });
+      await apart.rememberMany(facts.map((body) => ({ body, kind: 'fact' })));
+      const hits = await recallOf(handled);
+      expect(hits.map((h) => h.body)).toEqual([facts[0]]);
+      expect(hits.map((h) => h.body)).toEqual((await recallOf(apart)).map((h) => h.body));
+    });
+  },
+);
 
 describe.each(BACKENDS)('recall with write neighbourhoods ($name)', (backend) => {
   const on = (config: ConfigInput = {}) =>

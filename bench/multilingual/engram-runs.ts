@@ -35,12 +35,28 @@ export interface LanguageStore {
   remove(): void;
 }
 
+/**
+ * How the memories are written: `batch` through `rememberMany`, `session` through one session
+ * handle (as one MCP connection writes: each memory its next turn); each with its body alone and
+ * `kind` (the default kind, `note`, unless given).
+ */
+export interface WriteProtocol {
+  writes: 'batch' | 'session';
+  kind?: string;
+}
+
 /** Stores every memory of the set (body only) and returns the set id of each engram id. */
-async function storeAll(engram: Engram, set: LanguageSet): Promise<Map<string, string>> {
+async function storeAll(
+  engram: Engram,
+  set: LanguageSet,
+  protocol: WriteProtocol,
+): Promise<Map<string, string>> {
   const setIdOf = new Map<string, string>();
+  const writer = protocol.writes === 'session' ? await engram.writeSession() : engram;
+  const kind = protocol.kind === undefined ? {} : { kind: protocol.kind };
   for (let i = 0; i < set.memories.length; i += BATCH) {
     const batch = set.memories.slice(i, i + BATCH);
-    const results = await engram.rememberMany(batch.map((m) => ({ body: m.text })));
+    const results = await writer.rememberMany(batch.map((m) => ({ body: m.text, ...kind })));
     results.forEach((r, j) => {
       if (!r.ok) throw new Error(`memory ${batch[j]!.id} was refused: ${r.error.message}`);
       setIdOf.set(r.memory.id, batch[j]!.id);
@@ -52,11 +68,14 @@ async function storeAll(engram: Engram, set: LanguageSet): Promise<Map<string, s
 }
 
 /** Builds one language's SQLite store in a temporary directory and closes it. */
-export async function buildLanguageStore(set: LanguageSet): Promise<LanguageStore> {
+export async function buildLanguageStore(
+  set: LanguageSet,
+  protocol: WriteProtocol,
+): Promise<LanguageStore> {
   const dir = mkdtempSync(join(tmpdir(), `engram-multilingual-${set.lang}-`));
   const started = performance.now();
   const engram = openEngram(join(dir, STORE_FILE));
-  const setIdOf = await storeAll(engram, set);
+  const setIdOf = await storeAll(engram, set, protocol);
   await engram.close();
   return {
     dir,
@@ -82,7 +101,11 @@ export function openStoreCopy(store: LanguageStore): StoreRun {
 }
 
 /** Stores one language's memories in a fresh schema of the PostgreSQL server at `url`. */
-export async function postgresStore(set: LanguageSet, url: string): Promise<StoreRun> {
+export async function postgresStore(
+  set: LanguageSet,
+  url: string,
+  protocol: WriteProtocol,
+): Promise<StoreRun> {
   const schema = `bench_multilingual_${set.lang}_${process.pid}`;
   const engram = createEngram({
     config: {
@@ -93,7 +116,7 @@ export async function postgresStore(set: LanguageSet, url: string): Promise<Stor
     logger: silentLogger,
     background: false,
   });
-  const setIdOf = await storeAll(engram, set);
+  const setIdOf = await storeAll(engram, set, protocol);
   return { engram, setIdOf, schema, close: () => engram.close() };
 }
 

@@ -1,16 +1,19 @@
 /**
- * Writes a multilingual run as bench/results/multilingual-<date>.md (the targets, one table per
- * language) and .json (everything, machine facts included).
+ * Writes a multilingual run as bench/results/multilingual-<date>[-session][-<kind>].md (the
+ * targets, one table per language) and .json (everything, machine facts included).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { type MachineFacts, machineMarkdown } from '../lib/machine.js';
+import type { WriteProtocol } from './engram-runs.js';
 import type { LanguageResult, RankingResult } from './report.js';
 
 /** Everything one run produced. */
 export interface MultilingualReport {
   machine: MachineFacts;
+  /** How the memories were written. */
+  protocol: WriteProtocol;
   k: number;
   seconds: number;
   results: LanguageResult[];
@@ -68,14 +71,23 @@ function languageTable(r: LanguageResult): string {
   return lines.join('\n');
 }
 
+/** How the memories were written, as the report says it. */
+function writesText(protocol: WriteProtocol): string {
+  const kind = protocol.kind === undefined ? '' : ` as kind \`${protocol.kind}\``;
+  return protocol.writes === 'session'
+    ? `${kind} through one session handle (\`writeSession\`, as one MCP connection writes: each memory its next turn)`
+    : `${kind} through \`rememberMany\``;
+}
+
 function markdown(report: MultilingualReport): string {
   return [
     `# Multilingual recall benchmark — ${report.machine.date.slice(0, 10)}`,
     '',
     'The set of bench/multilingual (written for engram from templates: people, places, foods, jobs, pets, ' +
       'hobbies, allergies, trips, family news and drinks, memories of two people at once, and notes about no one; ' +
-      '`set/<lang>.json`). One engram store per language, every memory stored with its body alone through ' +
-      '`rememberMany`, every question asked through `recall` with k = ' +
+      '`set/<lang>.json`). One engram store per language, every memory stored with its body alone ' +
+      writesText(report.protocol) +
+      ', every question asked through `recall` with k = ' +
       `${report.k}` +
       ". Recall@k is the fraction of a question's answers in the first k (a question about a person has one " +
       'answer; a question naming a value has every memory holding it); a zero-hit question got no hit at all, ' +
@@ -101,7 +113,9 @@ function markdown(report: MultilingualReport): string {
 
 /** Writes the report files into `dir`; returns their paths. */
 export function writeMultilingualReport(dir: string, report: MultilingualReport): string[] {
-  const stem = join(dir, `multilingual-${report.machine.date.slice(0, 10)}`);
+  const { writes, kind } = report.protocol;
+  const suffix = `${writes === 'session' ? '-session' : ''}${kind === undefined ? '' : `-${kind}`}`;
+  const stem = join(dir, `multilingual-${report.machine.date.slice(0, 10)}${suffix}`);
   writeFileSync(`${stem}.md`, markdown(report));
   writeFileSync(`${stem}.json`, `${JSON.stringify(report, null, 2)}\n`);
   return [`${stem}.md`, `${stem}.json`];

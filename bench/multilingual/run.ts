@@ -27,6 +27,7 @@ import {
   openStoreCopy,
   postgresStore,
   type StoreRun,
+  type WriteProtocol,
 } from './engram-runs.js';
 import { type LanguageResult, type RankingResult, scoreRankings } from './report.js';
 import { writeMultilingualReport } from './report-file.js';
@@ -74,9 +75,13 @@ async function askAll(
   return out;
 }
 
-async function runLanguage(set: LanguageSet, postgresUrl: string | null): Promise<LanguageResult> {
+async function runLanguage(
+  set: LanguageSet,
+  postgresUrl: string | null,
+  protocol: WriteProtocol,
+): Promise<LanguageResult> {
   const rankings: RankingResult[] = [baseline(set)];
-  const template = await buildLanguageStore(set);
+  const template = await buildLanguageStore(set, protocol);
   log(`${set.lang}: ${set.memories.length} memories stored in ${Math.round(template.ingestMs)} ms`);
   try {
     for (const v of VARIANTS) {
@@ -91,7 +96,7 @@ async function runLanguage(set: LanguageSet, postgresUrl: string | null): Promis
     template.remove();
   }
   if (postgresUrl) {
-    const pg = await postgresStore(set, postgresUrl);
+    const pg = await postgresStore(set, postgresUrl, protocol);
     try {
       const answers = await askAll(pg, set, VARIANTS[0]!.request);
       rankings.push(
@@ -116,6 +121,8 @@ async function main(): Promise<void> {
     options: {
       languages: { type: 'string' },
       postgres: { type: 'boolean', default: false },
+      writes: { type: 'string', default: 'batch' },
+      kind: { type: 'string' },
       out: { type: 'string', default: join(import.meta.dirname, '..', 'results') },
     },
   });
@@ -123,11 +130,17 @@ async function main(): Promise<void> {
   const postgresUrl = values.postgres ? (process.env.ENGRAM_TEST_PG_URL ?? null) : null;
   if (values.postgres && !postgresUrl)
     throw new Error('--postgres needs ENGRAM_TEST_PG_URL (see scripts/ci/postgres.sh)');
+  if (values.writes !== 'batch' && values.writes !== 'session')
+    throw new Error('--writes must be batch or session');
+  const protocol: WriteProtocol = {
+    writes: values.writes,
+    ...(values.kind !== undefined && { kind: values.kind }),
+  };
   const machine = machineFacts();
   const started = performance.now();
   const results: LanguageResult[] = [];
   for (const set of loadSets().filter((s) => !wanted || wanted.includes(s.lang))) {
-    results.push(await runLanguage(set, postgresUrl));
+    results.push(await runLanguage(set, postgresUrl, protocol));
     log(
       results
         .at(-1)!
@@ -138,6 +151,7 @@ async function main(): Promise<void> {
   mkdirSync(values.out, { recursive: true });
   const written = writeMultilingualReport(values.out, {
     machine,
+    protocol,
     k: K,
     seconds: Math.round((performance.now() - started) / 100) / 10,
     results,

@@ -153,10 +153,12 @@ export interface SessionTurn {
 export const WRITE_ORDER = '\u0000write-order';
 
 /**
- * The kinds that have write neighbours: free text that may be one part of a conversation. Facts,
- * preferences, rules, skills, procedures, identity and working memory stand on their own.
+ * The kinds that take part in conversations for recall's context (recorded sessions and write
+ * order alike): free text that may be one part of a conversation. Facts, preferences, rules,
+ * skills, procedures, identity and working memory stand on their own, even when a session handle
+ * (an MCP connection) stamped its session on them: they neither lend nor take evidence.
  */
-export const WRITE_ORDER_KINDS = ['note', 'episode'] as const;
+export const CONVERSATION_KINDS = ['note', 'episode'] as const;
 
 /** A vector search's hits, and why it ran in a degraded way when it did (e.g. `ann_index_stale`). */
 export interface VectorSearchResult {
@@ -298,9 +300,9 @@ export interface Store {
   ): Promise<VectorSearchResult>;
   /**
    * Session context for recall: for the given items that are conversation turns (source.session
-   * and source.turn), their own positions and those of the items passing `filter` within `window`
-   * turns of them in the same session. Optional: recall goes without session context where a
-   * backend lacks it.
+   * and source.turn, a kind of `CONVERSATION_KINDS`), their own positions and those of the turns
+   * passing `filter` within `window` turns of them in the same session. Optional: recall goes
+   * without session context where a backend lacks it.
    */
   sessionNeighbors?(
     filter: ItemFilter,
@@ -309,7 +311,7 @@ export interface Store {
   ): Promise<SessionTurn[]>;
   /**
    * Write neighbourhoods (recall's context for memories written with no session): for each of
-   * `ids` that has no `source.session` and a kind of `WRITE_ORDER_KINDS`, itself and the items of
+   * `ids` that has no `source.session` and a kind of `CONVERSATION_KINDS`, itself and the items of
    * its space within `window` places of it in the store's write order that are alike (no
    * session, such a kind), pass `filter` and were created at most `gapMs` apart from it; as turns
    * of the session `WRITE_ORDER`, dated. Optional like `sessionNeighbors`.

@@ -4,7 +4,7 @@
  * expression index `items_session_turn` (migration 3). Same results as the SQLite primitive.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import { type SessionTurn, WRITE_ORDER, WRITE_ORDER_KINDS } from '../store.js';
+import { type SessionTurn, WRITE_ORDER, CONVERSATION_KINDS } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 
@@ -53,8 +53,8 @@ export async function lastTurn(
 }
 
 /**
- * Positions of `ids` that are conversation turns, plus every item passing `filter` within
- * `window` turns of one of them in the same session. Seeds need not pass the filter (they come
+ * Positions of `ids` that are conversation turns (of CONVERSATION_KINDS), plus every such turn
+ * passing `filter` within `window` turns of one of them in the same session. Seeds need not pass the filter (they come
  * from recall's candidates, which did); neighbours must, so hidden items never become context.
  */
 export async function sessionNeighbors(
@@ -70,6 +70,7 @@ export async function sessionNeighbors(
   const space = params.add(filter.space);
   const seedIds = params.add(lookup, '::text[]');
   const span = params.add(Math.floor(window), '::int8');
+  const kinds = params.add([...CONVERSATION_KINDS], '::text[]');
   const where = compileFilter(filter, params, 'i');
   // Seeds through the id index (a MATERIALIZED list of distinct positions), neighbours through
   // the session-turn index; one row per item, whichever seeds reach it.
@@ -79,7 +80,8 @@ WITH seeds AS MATERIALIZED (
   CROSS JOIN LATERAL (
     -- LIMIT keeps this a probe of the id index per seed, never a scan of the space's turns.
     SELECT ${sessionOf('s')} AS session, ${turnOf('s')} AS turn FROM items s
-    WHERE s.id = x.id AND s.space = ${space} AND ${hasSession('s')} LIMIT 1
+    WHERE s.id = x.id AND s.space = ${space} AND ${hasSession('s')} AND s.kind = ANY(${kinds})
+    LIMIT 1
   ) t
   WHERE t.turn IS NOT NULL
 )
@@ -88,6 +90,7 @@ FROM seeds JOIN items i
   ON i.space = ${space} AND ${hasSession('i')}
   AND ${sessionOf('i')} = seeds.session
   AND ${turnOf('i')} BETWEEN seeds.turn - ${span} AND seeds.turn + ${span}
+  AND i.kind = ANY(${kinds})
 WHERE ${where}
 ORDER BY i.id`;
   const rows = await db.query<SessionTurn>(sql, params.values);
@@ -98,7 +101,7 @@ ORDER BY i.id`;
 
 /**
  * Write neighbours (Store.writeNeighbors): for each of `ids` without a session and of a kind of
- * WRITE_ORDER_KINDS, itself and the alike items of its space within `window` primary keys of it,
+ * CONVERSATION_KINDS, itself and the alike items of its space within `window` primary keys of it,
  * created at most `gapMs` apart, passing `filter`; the primary key is the turn. Neighbours are
  * looked up key by key (each seed's key plus an offset): given a key range instead, the planner
  * also reads the (space, kind) index, every item of the space for every seed (7.5 → 2.3 ms for 150
@@ -118,7 +121,7 @@ export async function writeNeighbors(
   const seedIds = params.add(lookup, '::text[]');
   const span = params.add(Math.floor(window), '::int8');
   const gap = params.add(gapMs, '::float8');
-  const kinds = params.add([...WRITE_ORDER_KINDS], '::text[]');
+  const kinds = params.add([...CONVERSATION_KINDS], '::text[]');
   const where = compileFilter(filter, params, 'i');
   const sql = `
 WITH seeds AS MATERIALIZED (

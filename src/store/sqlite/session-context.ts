@@ -3,9 +3,12 @@
  * (`source.session` + `source.turn`) found through the expression index `items_session_turn`.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import { type SessionTurn, WRITE_ORDER, WRITE_ORDER_KINDS } from '../store.js';
+import { type SessionTurn, WRITE_ORDER, CONVERSATION_KINDS } from '../store.js';
 import { compileFilter } from './rows.js';
 import type { StoreCore } from './store-core.js';
+
+/** The kinds of CONVERSATION_KINDS as the statements bind them. */
+const KINDS_JSON = JSON.stringify(CONVERSATION_KINDS);
 
 /** Index DDL (migration 4): the index expressions must match the query's text exactly. */
 export const SESSION_TURN_INDEX_SQL = `
@@ -28,6 +31,7 @@ WITH seedrows AS (
   FROM items
   WHERE id IN (SELECT value FROM json_each(@ids)) AND +space = @f_space
     AND json_type(source, '$.session') = 'text' AND json_type(source, '$.turn') = 'integer'
+    AND kind IN (SELECT value FROM json_each(@kinds))
 ), seeds AS (
   SELECT DISTINCT session, turn FROM seedrows
 ), starts AS (
@@ -48,6 +52,7 @@ FROM ranges CROSS JOIN items i
   AND json_extract(i.source, '$.turn') BETWEEN ranges.lo AND ranges.hi
 WHERE json_extract(i.source, '$.session') IS NOT NULL
   AND json_type(i.source, '$.turn') = 'integer'
+  AND i.kind IN (SELECT value FROM json_each(@kinds))
   AND ${where}${seeds ? '\nUNION ALL SELECT 1, id, session, turn, NULL FROM seedrows' : ''}`;
 }
 
@@ -66,8 +71,8 @@ function holdsTurns(core: StoreCore, space: string): boolean {
 }
 
 /**
- * Positions of `ids` that are conversation turns, plus every item passing `filter` within
- * `window` turns of one of them in the same session. Seeds need not pass the filter (they come
+ * Positions of `ids` that are conversation turns (of CONVERSATION_KINDS), plus every such turn
+ * passing `filter` within `window` turns of one of them in the same session. Seeds need not pass the filter (they come
  * from recall's candidates, which did); neighbours must, so hidden items never become context.
  */
 export function sessionNeighbors(
@@ -84,6 +89,7 @@ export function sessionNeighbors(
     ...where.params,
     ids: JSON.stringify(ids),
     window: Math.floor(window),
+    kinds: KINDS_JSON,
   }) as SessionTurn[];
 }
 
@@ -105,6 +111,7 @@ export function sessionNeighborsBySeed(
     ...where.params,
     ids: JSON.stringify(ids),
     window: Math.floor(window),
+    kinds: KINDS_JSON,
   }) as (SessionTurn & {
     seed: number;
   })[];
@@ -181,13 +188,13 @@ function writeRows<R>(
     ids: JSON.stringify(ids),
     window: Math.floor(window),
     gap: gapMs,
-    kinds: JSON.stringify(WRITE_ORDER_KINDS),
+    kinds: KINDS_JSON,
   }) as R[];
 }
 
 /**
  * Write neighbours (Store.writeNeighbors): for each of `ids` without a session and of a kind of
- * WRITE_ORDER_KINDS, itself and the alike items of its space within `window` rowids of it, created
+ * CONVERSATION_KINDS, itself and the alike items of its space within `window` rowids of it, created
  * at most `gapMs` apart, passing `filter`; the rowid is the turn.
  */
 export function writeNeighbors(
