@@ -4,7 +4,7 @@
  * expression index `items_session_turn` (migration 3). Same results as the SQLite primitive.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import { type SessionTurn, WRITE_ORDER, CONVERSATION_KINDS } from '../store.js';
+import { CONVERSATION_KINDS,type SessionTurn, WRITE_ORDER } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 

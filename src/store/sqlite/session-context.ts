@@ -3,7 +3,7 @@
  * (`source.session` + `source.turn`) found through the expression index `items_session_turn`.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import { type SessionTurn, WRITE_ORDER, CONVERSATION_KINDS } from '../store.js';
+import { CONVERSATION_KINDS,type SessionTurn, WRITE_ORDER } from '../store.js';
 import { compileFilter } from './rows.js';
 import type { StoreCore } from './store-core.js';
 
