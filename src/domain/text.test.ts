@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { bodyHash, keywordTerms, normalizeBody } from './text.js';
+import { bodyHash, embeddingText, keywordTerms, normalizeBody } from './text.js';
 
 describe('keywordTerms', () => {
   it('drops stop-words and FTS syntax, keeps content words', () => {
@@ -28,5 +28,17 @@ describe('duplicate keys', () => {
     expect(normalizeBody('  Cafe\u0301   au LAIT\n')).toBe('café au lait');
     expect(bodyHash('Café au lait')).toBe(bodyHash(' cafe\u0301  AU lait '));
     expect(bodyHash('a')).not.toBe(bodyHash('b'));
+  });
+});
+
+describe('embeddingText', () => {
+  it('is title, body and tags on their own lines, or the body itself when it stands alone', () => {
+    const body = 'Ana drinks green tea.';
+    expect(embeddingText({ title: null, body, tags: [] })).toBe(body);
+    expect(embeddingText({ title: '', body, tags: [] })).toBe(body);
+    expect(embeddingText({ title: 'Drinks', body, tags: [] })).toBe(`Drinks\n${body}`);
+    expect(embeddingText({ title: null, body, tags: ['ana', 'tea'] })).toBe(`${body}\nana tea`);
+    expect(embeddingText({ title: 'T', body: '', tags: ['x'] })).toBe('T\nx');
+    expect(embeddingText({ title: null, body: '', tags: [] })).toBe('');
   });
 });

@@ -19,6 +19,8 @@ export function embeddingText(item: {
   body: string;
   tags: readonly string[];
 }): string {
+  // Most memories are a body alone: no new string for them (recall reads a hundred a call).
+  if (!item.title && item.tags.length === 0) return item.body;
   return [item.title ?? '', item.body, item.tags.join(' ')].filter((s) => s !== '').join('\n');
 }
 
