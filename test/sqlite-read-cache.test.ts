@@ -198,6 +198,86 @@ describe('ReadCache', () => {
     expect(allowed([1, 2, 3, 4, 5])).toEqual([1, 3, 5]);
   });
 
+  it('stops keeping records when its map fills up having answered less than half, until another change', () => {
+    const db = new Database(':memory:');
+    cleanups.push(() => db.close());
+    db.exec('CREATE TABLE t (v INTEGER)');
+    const cache = new ReadCache(db as never, 3);
+    let reads = 0;
+    const records = (ids: string[]) =>
+      cache
+        .records('default', ids, (missing) => {
+          reads += missing.length;
+          return missing.filter((id) => id !== 'missing').map((id) => itemRecord({ id, body: id }));
+        })
+        .map((r) => r.id);
+    expect(cache.usable()).toBe(true);
+    expect(records(['a', 'b'])).toEqual(['a', 'b']);
+    // Four asked, none answered from memory when the map fills up: it rests, the answer whole.
+    expect(records(['c', 'd'])).toEqual(['c', 'd']);
+    reads = 0;
+    expect(records(['d', 'c', 'missing'])).toEqual(['d', 'c']);
+    expect(records(['c'])).toEqual(['c']);
+    expect(reads).toBe(4);
+    // Recall's own access accounting keeps it resting...
+    const before = cache.current();
+    db.prepare('INSERT INTO t VALUES (1)').run();
+    cache.accessed('default', [{ id: 'c', count: 1, at: 1 }], before, cache.current());
+    expect(cache.usable()).toBe(true);
+    reads = 0;
+    records(['c']);
+    records(['c']);
+    expect(reads).toBe(2);
+    // ...any other change makes it keep records again, from empty.
+    db.prepare('INSERT INTO t VALUES (2)').run();
+    expect(cache.usable()).toBe(true);
+    reads = 0;
+    records(['c']);
+    records(['c']);
+    expect(reads).toBe(1);
+  });
+
+  it('keeps neighbour lists and filter checks while they answer, and rests a map that does not', () => {
+    const db = new Database(':memory:');
+    cleanups.push(() => db.close());
+    const cache = new ReadCache(db as never, 3);
+    expect(cache.usable()).toBe(true);
+    let reads = 0;
+    const near = (ids: string[]) =>
+      cache
+        .neighboursOf('session 1', ACTIVE as never, ids, (missing) => {
+          reads += missing.length;
+          return new Map(
+            missing.map((id) => [id, [{ id: `${id}'`, session: 's', turn: 1, body: id }]]),
+          );
+        })
+        .map((t) => t.id)
+        .sort();
+    // Half answered from memory when the map fills: emptied, still kept.
+    for (let i = 0; i < 3; i++) near(['a', 'b']);
+    expect(near(['c', 'd'])).toEqual(["c'", "d'"]);
+    reads = 0;
+    near(['c', 'd']);
+    expect(reads).toBe(0);
+    // New seeds only from here: at the next fill it rests, and reads every lookup.
+    near(['e', 'f']);
+    expect(near(['g'])).toEqual(["g'"]);
+    reads = 0;
+    expect(near(['g', 'h'])).toEqual(["g'", "h'"]); // g answered, h read: the map fills and rests
+    near(['g']);
+    near(['g']);
+    expect(reads).toBe(3);
+    // The records map was never asked: it still keeps what it reads.
+    let recordReads = 0;
+    const read = (missing: readonly string[]) => {
+      recordReads += missing.length;
+      return missing.map((id) => itemRecord({ id, body: id }));
+    };
+    cache.records('default', ['x'], read);
+    cache.records('default', ['x'], read);
+    expect(recordReads).toBe(1);
+  });
+
   it('is bypassed inside a transaction and emptied after a rolled-back write', () => {
     const { db, cache, read } = cacheOn();
     expect(cache.usable()).toBe(true);

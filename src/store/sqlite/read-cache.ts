@@ -14,6 +14,12 @@
  * full). The one write let through is recall's own access accounting: when nothing else
  * changed, it is applied to the kept records (`accessed`) instead of emptying them, so recall
  * after recall stays served.
+ *
+ * Where reads do not repeat, a map stops keeping them: one that fills up having answered less
+ * than half the lookups asked of it since it was last emptied goes idle (every lookup read,
+ * nothing kept) until something other than recall's accounting changes the database. At
+ * 100,000 memories the records map answered about a quarter, and keeping what it read, copying
+ * it out and emptying it again cost recall more than the reads it saved (bench/locomo/levers.md).
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import type { ItemRecord } from '../../domain/records.js';
@@ -34,6 +40,8 @@ export class ReadCache {
   private readonly tokenSql;
   private token: ChangeToken | null = null;
   private readonly items = new Map<string, ItemRecord>();
+  /** Lookups of records since `items` was last emptied, those it answered, and whether it rests. */
+  private readonly itemsUse = newUse();
   /** Ids of the items passing a filter, by filter and key (null: it does not pass). */
   private readonly passing: ShapedMemo<number, string | null>;
   /** Neighbour lists by lookup and filter, then by seed id. */
@@ -69,9 +77,10 @@ export class ReadCache {
     if (this.db.inTransaction) return this.token !== null && same(this.token, now);
     if (!this.token || !same(this.token, now)) {
       this.items.clear();
-      this.neighbours.clear();
-      this.passing.clear();
-      this.other.clear();
+      Object.assign(this.itemsUse, newUse());
+      this.neighbours.reset();
+      this.passing.reset();
+      this.other.reset();
       this.token = now;
     }
     return true;
@@ -86,6 +95,12 @@ export class ReadCache {
     ids: readonly string[],
     read: (missing: readonly string[]) => ItemRecord[],
   ): ItemRecord[] {
+    const use = this.itemsUse;
+    if (use.idle) {
+      // Read fresh and handed out as read: nothing kept, nothing to copy.
+      const byId = new Map(read(ids).map((r) => [r.id, r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    }
     const got = new Map<string, ItemRecord>();
     const missing: string[] = [];
     for (const id of ids) {
@@ -93,11 +108,15 @@ export class ReadCache {
       if (record) got.set(id, record);
       else missing.push(id);
     }
+    count(use, ids.length, missing.length);
     if (missing.length > 0) {
       const found = read(missing);
-      if (this.items.size + found.length > this.maxEntries) this.items.clear();
+      if (this.items.size + found.length > this.maxEntries) {
+        this.items.clear();
+        full(use);
+      }
       for (const record of found) {
-        this.items.set(key(space, record.id), record);
+        if (!use.idle) this.items.set(key(space, record.id), record);
         got.set(record.id, record);
       }
     }
@@ -196,10 +215,17 @@ export class ReadCache {
 class ShapedMemo<K, V> {
   private readonly shapes = new Map<string, Map<K, V>>();
   private entries = 0;
+  private readonly use = newUse();
 
   constructor(private readonly max: number) {}
 
-  clear(): void {
+  /** Empties it and starts counting again (the database changed). */
+  reset(): void {
+    this.clear();
+    Object.assign(this.use, newUse());
+  }
+
+  private clear(): void {
     this.shapes.clear();
     this.entries = 0;
   }
@@ -209,6 +235,7 @@ class ShapedMemo<K, V> {
    * value for each key it is handed. An emptying past the bound never loses this call's values.
    */
   get(shape: string, keys: readonly K[], read: (missing: K[]) => (key: K) => V): V[] {
+    if (this.use.idle) return keys.map(read([...keys]));
     let kept = this.shapes.get(shape) ?? new Map<K, V>();
     const values: (V | undefined)[] = [];
     const missing: K[] = [];
@@ -217,11 +244,13 @@ class ShapedMemo<K, V> {
       if (value === undefined) missing.push(key);
       values.push(value);
     }
+    count(this.use, keys.length, missing.length);
     if (missing.length > 0) {
       const valueOf = read(missing);
       if (this.entries + missing.length > this.max) {
         this.clear();
         kept = new Map();
+        if (full(this.use)) return keys.map((key, i) => values[i] ?? valueOf(key));
       }
       for (const key of missing) kept.set(key, valueOf(key));
       this.entries += missing.length;
@@ -230,6 +259,30 @@ class ShapedMemo<K, V> {
     this.shapes.set(shape, kept);
     return values as V[];
   }
+}
+
+/** Lookups asked of a map since it was last emptied, those it answered, and whether it rests. */
+interface Use {
+  asked: number;
+  answered: number;
+  idle: boolean;
+}
+
+function newUse(): Use {
+  return { asked: 0, answered: 0, idle: false };
+}
+
+function count(use: Use, asked: number, missing: number): void {
+  use.asked += asked;
+  use.answered += asked - missing;
+}
+
+/** A map filled up: it rests when it answered less than half of what it was asked (true then). */
+function full(use: Use): boolean {
+  if (use.answered * 2 < use.asked) use.idle = true;
+  use.asked = 0;
+  use.answered = 0;
+  return use.idle;
 }
 
 function same(a: ChangeToken, b: ChangeToken): boolean {
