@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { ITEM_ROW_COLUMNS } from '../src/store/item-rows.js';
-import { itemFromRow, itemFromValues,type ItemRow } from '../src/store/sqlite/rows.js';
+import { itemFromRow, itemFromValues, type ItemRow } from '../src/store/sqlite/rows.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { draft } from './fixtures/store-records.js';
 

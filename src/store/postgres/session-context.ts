@@ -4,7 +4,7 @@
  * expression index `items_session_turn` (migration 3). Same results as the SQLite primitive.
  */
 import type { ItemFilter } from '../../domain/filter.js';
-import { CONVERSATION_KINDS,type SessionTurn, WRITE_ORDER } from '../store.js';
+import { CONVERSATION_KINDS, type SessionTurn, WRITE_ORDER } from '../store.js';
 import type { Queryable } from './database.js';
 import { compileFilter, Params } from './rows.js';
 
@@ -54,8 +54,9 @@ export async function lastTurn(
 
 /**
  * Positions of `ids` that are conversation turns (of CONVERSATION_KINDS), plus every such turn
- * passing `filter` within `window` turns of one of them in the same session. Seeds need not pass the filter (they come
- * from recall's candidates, which did); neighbours must, so hidden items never become context.
+ * passing `filter` within `window` turns of one of them in the same session. Seeds need not pass
+ * the filter (they come from recall's candidates, which did); neighbours must, so hidden items
+ * never become context.
  */
 export async function sessionNeighbors(
   db: Queryable,

@@ -18,8 +18,9 @@
  * Where reads do not repeat, a map stops keeping them: one that fills up having answered less
  * than half the lookups asked of it since it was last emptied goes idle (every lookup read,
  * nothing kept) until something other than recall's accounting changes the database. At
- * 100,000 memories the records map answered about a quarter, and keeping what it read, copying
- * it out and emptying it again cost recall more than the reads it saved (bench/locomo/levers.md).
+ * 100,000 memories the records map answered 15% before it first filled, and keeping what it
+ * read, copying it out and emptying it again cost recall more than the reads it saved
+ * (bench/locomo/levers.md).
  */
 import type { ItemFilter } from '../../domain/filter.js';
 import type { ItemRecord } from '../../domain/records.js';

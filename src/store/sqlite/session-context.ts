@@ -72,8 +72,9 @@ function holdsTurns(core: StoreCore, space: string): boolean {
 
 /**
  * Positions of `ids` that are conversation turns (of CONVERSATION_KINDS), plus every such turn
- * passing `filter` within `window` turns of one of them in the same session. Seeds need not pass the filter (they come
- * from recall's candidates, which did); neighbours must, so hidden items never become context.
+ * passing `filter` within `window` turns of one of them in the same session. Seeds need not pass
+ * the filter (they come from recall's candidates, which did); neighbours must, so hidden items
+ * never become context.
  */
 export function sessionNeighbors(
   core: StoreCore,
