@@ -198,6 +198,43 @@ describe('ReadCache', () => {
     expect(allowed([1, 2, 3, 4, 5])).toEqual([1, 3, 5]);
   });
 
+  it('keeps copies of its own: what a read built is handed out, never kept', () => {
+    const db = new Database(':memory:');
+    cleanups.push(() => db.close());
+    const cache = new ReadCache(db as never);
+    expect(cache.usable()).toBe(true);
+    const built: ReturnType<typeof itemRecord>[] = [];
+    const records = () =>
+      cache.records('default', ['a'], (missing) =>
+        missing.map((id) => {
+          const record = itemRecord({ id, body: 'one', tags: ['t'] });
+          built.push(record);
+          return record;
+        }),
+      );
+    const [first] = records();
+    expect(first).toBe(built[0]);
+    first!.body = 'changed';
+    first!.tags.push('changed');
+    const [second] = records();
+    expect(built).toHaveLength(1);
+    expect(second).not.toBe(first);
+    expect(second!.body).toBe('one');
+    expect(second!.tags).toEqual(['t']);
+    const turns: { id: string; session: string; turn: number; body: string }[] = [];
+    const near = () =>
+      cache.neighboursOf('session 1', ACTIVE as never, ['a'], (missing) => {
+        const turn = { id: 'b', session: 's', turn: 2, body: 'two' };
+        turns.push(turn);
+        return new Map(missing.map((id) => [id, [turn]]));
+      });
+    near();
+    const [kept] = near();
+    expect(turns).toHaveLength(1);
+    expect(kept).toEqual(turns[0]);
+    expect(kept).not.toBe(turns[0]);
+  });
+
   it('stops keeping records when its map fills up having answered less than half, until another change', () => {
     const db = new Database(':memory:');
     cleanups.push(() => db.close());

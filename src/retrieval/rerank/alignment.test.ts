@@ -11,6 +11,7 @@ import type { WordVectors } from '../../embed/static/word-vectors.js';
 import { decisionAdapter } from '../decision/adapters.js';
 import { AlignmentScorer, properNames, scoreAlignment } from './alignment.js';
 import { absoluteScorer, wordVectorSource } from './scorers.js';
+import { wordTable } from './word-table.js';
 
 const cacheDir = resolve(process.env.ENGRAM_TEST_CACHE_DIR ?? 'node_modules/.cache/engram-test');
 const embedder = new StaticEmbedder({ cacheDir });
@@ -182,6 +183,24 @@ describe('alignment scorer', () => {
     expect(scoreAlignment(words, 'Which doctor saw the kitten?', pool)).toEqual(first);
     expect(first[0]).toBeGreaterThan(first[2]!);
     expect(first[1]).toBeGreaterThan(first[2]!);
+  });
+
+  it('keeps a text analysed across calls only from its second sighting, scoring the same', () => {
+    const lookup = ownLookup();
+    const { texts } = wordTable(lookup);
+    const pool = [
+      { id: 'a', text: 'The kittens slept on the rug.', context: ['We adopted two cats.'] },
+      { id: 'b', text: 'The kittens slept on the rug.' },
+    ];
+    const first = scoreAlignment(lookup, 'Where did the kitten sleep?', pool);
+    // Judged twice in one call, analysed once, and not kept: seen once so far.
+    expect(texts.has('The kittens slept on the rug.')).toBe(false);
+    expect(first[1]).toBeGreaterThan(0);
+    const again = scoreAlignment(lookup, 'Where did the kitten sleep?', pool);
+    expect(texts.has('The kittens slept on the rug.')).toBe(true);
+    expect(texts.has('We adopted two cats.')).toBe(true);
+    expect(again).toEqual(first);
+    expect(scoreAlignment(lookup, 'Where did the kitten sleep?', pool)).toEqual(first);
   });
 
   it('scores the same bit for bit with the WebAssembly kernel and without it', () => {

@@ -23,6 +23,17 @@ export function isContent(token: string): boolean {
 }
 
 const CACHE_LIMIT = 20_000;
+const STEM_LIMIT = 5 * CACHE_LIMIT;
+
+/** Slots of the table of texts seen once lately (a power of two; 256 KiB). */
+const SEEN_SLOTS = 1 << 16;
+
+/** FNV-1a over the UTF-16 code units of `text`, never 0 (0 marks an empty slot). */
+function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 1;
+}
 
 /**
  * Per word-vector set, reused across calls: analysed texts (bounded), unit word vectors in one
@@ -46,6 +57,8 @@ export class WordTable {
   private generation = 0;
   /** Scoring calls started (never wraps, unlike the stamps' generation). */
   calls = 0;
+  /** Hashes of texts analysed once and not kept, one per slot (the newest wins a slot). */
+  private readonly seen = new Int32Array(SEEN_SLOTS);
 
   constructor(readonly words: WordVectorLookup) {
     this.dimension = words.size > 0 ? words.wordVector(0).length : 0;
@@ -148,11 +161,29 @@ export class WordTable {
     this.arena = null;
   }
 
-  /** Drops the analysed texts and their stem ids when there are too many (between calls only). */
+  /**
+   * Drops the analysed texts and their stem ids when there are too many of either (between calls
+   * only; texts analysed and not kept add stems too).
+   */
   trim(): void {
-    if (this.texts.size < CACHE_LIMIT) return;
+    if (this.texts.size < CACHE_LIMIT && this.stems.size < STEM_LIMIT) return;
     this.texts.clear();
     this.stems.clear();
+  }
+
+  /**
+   * Whether to keep the analysis of `text`: only on its second sighting while its mark lasts.
+   * Memories judged again and again (a conversation's turns, asked about many times) are kept
+   * after one more analysis; in a large store, where most candidates of a recall are never judged
+   * again, keeping each one would only fill the cache with texts that outlive the recall (work
+   * for every garbage collection) and push out the ones that return.
+   */
+  admit(text: string): boolean {
+    const h = textHash(text);
+    const slot = (h ^ (h >>> 16)) & (SEEN_SLOTS - 1);
+    if (this.seen[slot] === h) return true;
+    this.seen[slot] = h;
+    return false;
   }
 
   stemId(stem: string): number {
@@ -187,13 +218,15 @@ export function unitVector(words: WordVectorLookup, id: number): Float32Array {
 }
 
 /**
- * Analyses texts, once per distinct text (memories are judged again and again across recalls);
- * the table drops them all between calls when there are too many (`trim`).
+ * Analyses texts for one scoring call, once per distinct text: kept across calls from a text's
+ * second sighting (`WordTable.admit`; memories are judged again and again across recalls), within
+ * the call otherwise. The table drops the kept ones between calls when there are too many (`trim`).
  */
 export function analyser(table: WordTable): (text: string) => Analysed {
   const { texts, words } = table;
+  const once = new Map<string, Analysed>();
   return (text) => {
-    const out = texts.get(text);
+    const out = texts.get(text) ?? once.get(text);
     if (out !== undefined) return out;
     const stems = new Set<number>();
     const ids = new Set<number>();
@@ -204,7 +237,7 @@ export function analyser(table: WordTable): (text: string) => Analysed {
       if (id >= 0) ids.add(id);
     }
     const analysed = { stems: Int32Array.from(stems), ids: [...ids], call: 0, at: 0 };
-    texts.set(text, analysed);
+    (table.admit(text) ? texts : once).set(text, analysed);
     return analysed;
   };
 }

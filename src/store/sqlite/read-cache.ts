@@ -110,6 +110,7 @@ export class ReadCache {
       else missing.push(id);
     }
     count(use, ids.length, missing.length);
+    const fresh = new Map<string, ItemRecord>();
     if (missing.length > 0) {
       const found = read(missing);
       if (this.items.size + found.length > this.maxEntries) {
@@ -117,13 +118,15 @@ export class ReadCache {
         full(use);
       }
       for (const record of found) {
-        if (!use.idle) this.items.set(key(space, record.id), record);
-        got.set(record.id, record);
+        if (!use.idle) this.items.set(key(space, record.id), kept(record));
+        fresh.set(record.id, record);
       }
     }
+    // A record just read is handed out as read; one kept, as a copy.
     return ids.flatMap((id) => {
-      const record = got.get(id);
-      return record ? [copy(record)] : [];
+      const record = fresh.get(id) ?? got.get(id);
+      if (!record) return [];
+      return [record === fresh.get(id) ? record : copy(record)];
     });
   }
 
@@ -146,6 +149,7 @@ export class ReadCache {
         const found = read(missing);
         return (id) => found.get(id) ?? [];
       },
+      keptTurns,
     );
     const out = new Map<string, SessionTurn>();
     for (const turns of lists) for (const turn of turns) out.set(turn.id, turn);
@@ -235,7 +239,12 @@ class ShapedMemo<K, V> {
    * The value of each of `keys` (in their order), the missing ones through `read`, which gives a
    * value for each key it is handed. An emptying past the bound never loses this call's values.
    */
-  get(shape: string, keys: readonly K[], read: (missing: K[]) => (key: K) => V): V[] {
+  get(
+    shape: string,
+    keys: readonly K[],
+    read: (missing: K[]) => (key: K) => V,
+    keep: (value: V) => V = (value) => value,
+  ): V[] {
     if (this.use.idle) return keys.map(read([...keys]));
     let kept = this.shapes.get(shape) ?? new Map<K, V>();
     const values: (V | undefined)[] = [];
@@ -253,7 +262,7 @@ class ShapedMemo<K, V> {
         kept = new Map();
         if (full(this.use)) return keys.map((key, i) => values[i] ?? valueOf(key));
       }
-      for (const key of missing) kept.set(key, valueOf(key));
+      for (const key of missing) kept.set(key, keep(valueOf(key)));
       this.entries += missing.length;
       keys.forEach((key, i) => (values[i] ??= kept.get(key)));
     }
@@ -292,6 +301,32 @@ function same(a: ChangeToken, b: ChangeToken): boolean {
 
 function key(space: string, id: string): string {
   return `${space}\u0000${id}`;
+}
+
+/*
+ * What the cache keeps is a copy made here, never the object a read handed it, and what it hands
+ * out of what it keeps is a copy made elsewhere (`copy`). V8 decides per allocation site whether
+ * to create objects straight in the old generation, once and for good, from how many of them
+ * outlive their first garbage collection. Were the kept records those the store's read builds, the
+ * cache filling up at its first recalls would teach V8 to place every record that read builds
+ * there, including, once the cache rests in a large store, the ones that die with their recall:
+ * every minor collection then copied what those dead records still point to. At 100,000 memories
+ * that made minor collections 2-3 times slower (bench/locomo/levers.md).
+ */
+
+/** The copy of a record the cache keeps. */
+function kept(record: ItemRecord): ItemRecord {
+  return {
+    ...record,
+    tags: [...record.tags],
+    source: record.source ? { ...record.source } : null,
+    prior: record.prior ? { ...record.prior } : null,
+  };
+}
+
+/** The copies of neighbour turns the cache keeps. */
+function keptTurns(turns: SessionTurn[]): SessionTurn[] {
+  return turns.map((t) => ({ ...t }));
 }
 
 /** A record the caller may change without touching the kept one. */
