@@ -11,7 +11,7 @@ import { stem } from './stem.js';
 /** A text reduced to what matching needs: its content stems (as ids) and its known word ids. */
 export interface Analysed {
   stems: Int32Array;
-  ids: number[];
+  ids: Int32Array;
   /** The scoring call (`WordTable.calls`) that last judged it, and where its bests are there. */
   call: number;
   at: number;
@@ -192,6 +192,18 @@ export class WordTable {
     return id;
   }
 
+  /** The two collectors of `distinct`: a text's stem ids, its word ids. */
+  private readonly collectors = [new Distinct(), new Distinct()];
+
+  /**
+   * A collector of distinct non-negative integers in first-seen order, emptied and reused: what
+   * analysing a text gathers (no set per text; a text's analysis is most of a large store's
+   * recall garbage otherwise).
+   */
+  distinct(which: 0 | 1): Distinct {
+    return this.collectors[which]!.start();
+  }
+
   /** Starts a scoring call: every word is without a column again. */
   nextCall(): number {
     this.calls++;
@@ -200,6 +212,45 @@ export class WordTable {
       this.generation = 1;
     }
     return this.generation;
+  }
+}
+
+/** Distinct integers in first-seen order: marks by value (grown as needed) and the values. */
+export class Distinct {
+  private marks = new Uint32Array(0);
+  private generation = 0;
+  private buffer = new Int32Array(64);
+  private used = 0;
+
+  /** Empties it. */
+  start(): this {
+    this.used = 0;
+    if (++this.generation === 0xffffffff) {
+      this.marks.fill(0);
+      this.generation = 1;
+    }
+    return this;
+  }
+
+  add(value: number): void {
+    if (value >= this.marks.length) {
+      const marks = new Uint32Array(Math.max(value + 1, this.marks.length * 2, 1024));
+      marks.set(this.marks);
+      this.marks = marks;
+    }
+    if (this.marks[value] === this.generation) return;
+    this.marks[value] = this.generation;
+    if (this.used === this.buffer.length) {
+      const buffer = new Int32Array(this.buffer.length * 2);
+      buffer.set(this.buffer);
+      this.buffer = buffer;
+    }
+    this.buffer[this.used++] = value;
+  }
+
+  /** A copy of the values added since `start`, in the order first added. */
+  values(): Int32Array {
+    return this.buffer.slice(0, this.used);
   }
 }
 
@@ -228,15 +279,15 @@ export function analyser(table: WordTable): (text: string) => Analysed {
   return (text) => {
     const out = texts.get(text) ?? once.get(text);
     if (out !== undefined) return out;
-    const stems = new Set<number>();
-    const ids = new Set<number>();
+    const stems = table.distinct(0);
+    const ids = table.distinct(1);
     for (const token of words.tokenize(text)) {
       if (!isContent(token)) continue;
       stems.add(table.stemId(stem(token)));
       const id = words.wordId(token);
       if (id >= 0) ids.add(id);
     }
-    const analysed = { stems: Int32Array.from(stems), ids: [...ids], call: 0, at: 0 };
+    const analysed = { stems: stems.values(), ids: ids.values(), call: 0, at: 0 };
     (table.admit(text) ? texts : once).set(text, analysed);
     return analysed;
   };
