@@ -329,7 +329,10 @@ function keptTurns(turns: SessionTurn[]): SessionTurn[] {
   return turns.map((t) => ({ ...t }));
 }
 
-/** A record the caller may change without touching the kept one (`kept`'s fields, at a site of its own). */
+/**
+ * A record the caller may change without touching the kept one: `kept`'s fields, at an allocation
+ * site of its own.
+ */
 function copy(record: ItemRecord): ItemRecord {
   return {
     ...record,
