@@ -124,9 +124,10 @@ export class ReadCache {
     }
     // A record just read is handed out as read; one kept, as a copy.
     return ids.flatMap((id) => {
-      const record = fresh.get(id) ?? got.get(id);
-      if (!record) return [];
-      return [record === fresh.get(id) ? record : copy(record)];
+      const read = fresh.get(id);
+      if (read) return [read];
+      const record = got.get(id);
+      return record ? [copy(record)] : [];
     });
   }
 
