@@ -45,7 +45,7 @@ export async function rerankCandidates<T extends ScoredCandidate>(
   const reranked = await rerank(
     ctx.scorer,
     ctx.query,
-    ordered.map((c) => ({ ...c, id: c.item.id })),
+    ordered,
     (c) => ({ id: c.item.id, text: embeddingText(c.item), context: around?.get(c.item.id) }),
     { topN: ctx.settings.top_n, blend: ctx.settings.blend },
   );

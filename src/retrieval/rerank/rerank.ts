@@ -19,9 +19,8 @@ export interface RerankOptions {
   blend: number;
 }
 
-/** A first-stage candidate as reranking sees it. */
+/** A first-stage candidate as reranking sees it: its score (the scorer reads `document`'s text). */
 export interface RerankCandidate {
-  id: string;
   /** First-stage score (higher is better, ≥ 0). */
   score: number;
 }
