@@ -282,7 +282,11 @@ export class IndexFiles {
   /**
    * Saves an index covering `coveredSeq`: index to a temporary file, rename, checksum, then the
    * sidecar the same way. A sidecar already covering more (another process's) is kept, unless it
-   * points at `unusable`, a file that failed to load. Returns whether this save became current.
+   * points at `unusable`, a file that failed to load. `deletedSince` gives the items deleted since
+   * the index was last brought up to date (a purge in another process while the file was written,
+   * whose scrub may have come before the file existed): asked once the file is written, their
+   * points are marked deleted and zeroed before the file is named. Returns whether this save
+   * became current.
    */
   async save(
     index: HnswIndex,
@@ -290,14 +294,21 @@ export class IndexFiles {
     params: HnswParams,
     sync: boolean,
     unusable?: string,
+    deletedSince: () => readonly number[] = () => [],
   ): Promise<boolean> {
     const nonce = `${process.pid}-${randomBytes(4).toString('hex')}`;
     const file = `${this.prefix}.${coveredSeq}-${nonce}.hnsw`;
     const tmp = join(this.dir, `${file}.tmp`);
     try {
       await index.write(tmp, sync);
-      // hnswlib writes deleted points with their vectors: zero those before the file is named.
-      const { sha1, bytes } = await sealIndexFile(tmp, NO_LABELS, sync);
+      // hnswlib writes deleted points with their vectors: zero those, and the points of items
+      // deleted while it wrote, before the file is named.
+      const late = deletedSince();
+      const { sha1, bytes } = await sealIndexFile(
+        tmp,
+        late.length > 0 ? new Set(late) : NO_LABELS,
+        sync,
+      );
       const final = join(this.dir, file);
       renameSync(tmp, final);
       const current = this.readSidecar();
