@@ -322,14 +322,8 @@ export class ModelAnn {
         // Deletions not absorbed yet (a purge in another process) must not be saved.
         const seen = deletedAfter(this.db, this.cache.model, covered);
         for (const label of seen.labels) if (isLabel(label)) this.points.remove(index, label);
-        await files.save(
-          index,
-          covered,
-          this.params,
-          sync,
-          this.unusableFile,
-          () => deletedAfter(this.db, this.cache.model, seen.last).labels,
-        );
+        const deletedSince = () => deletedAfter(this.db, this.cache.model, seen.last).labels;
+        await files.save(index, covered, this.params, sync, this.unusableFile, deletedSince);
         // A purge committed after the file was sealed may have missed it: scrub it now.
         const late = deletedAfter(this.db, this.cache.model, seen.last);
         if (late.labels.length > 0) await files.scrub(late.labels);
