@@ -150,12 +150,18 @@ describe('purge and the saved approximate index (SQLite)', () => {
 });
 
 describe('saving the approximate index', () => {
+  /** An index of `count` random unit vectors labelled 0 to count - 1. */
+  function filledIndex(seed: number, count: number) {
+    const random = seeded(seed);
+    const vectors = Array.from({ length: count }, () => randomUnit(random, DIM));
+    const index = HnswIndex.create(DIM, ANN_DEFAULTS, count);
+    vectors.forEach((v, label) => index.upsert(label, v));
+    return { random, vectors, index };
+  }
+
   it('zeroes the vectors of deleted points, and the file still loads and answers', async () => {
     const dir = freshDir();
-    const random = seeded(6);
-    const vectors = Array.from({ length: 300 }, () => randomUnit(random, DIM));
-    const index = HnswIndex.create(DIM, ANN_DEFAULTS, 300);
-    vectors.forEach((v, label) => index.upsert(label, v));
+    const { random, vectors, index } = filledIndex(6, 300);
     const removed = [5, 77, 150, 299];
     for (const label of removed) index.remove(label);
     const files = new IndexFiles(join(dir, 'x.db'), 'id', MODEL, DIM);
@@ -176,10 +182,7 @@ describe('saving the approximate index', () => {
 
   it('zeroes the points of items deleted while the file was written before naming it', async () => {
     const dir = freshDir();
-    const random = seeded(7);
-    const vectors = Array.from({ length: 100 }, () => randomUnit(random, DIM));
-    const index = HnswIndex.create(DIM, ANN_DEFAULTS, 100);
-    vectors.forEach((v, label) => index.upsert(label, v));
+    const { vectors, index } = filledIndex(7, 100);
     const files = new IndexFiles(join(dir, 'x.db'), 'id', MODEL, DIM);
     // As a purge in another process committed while the file was written would be read.
     let asked = 0;
