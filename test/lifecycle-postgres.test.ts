@@ -21,7 +21,7 @@ import { writeExportFile } from '../src/transfer/export-file.js';
 import { importLines } from '../src/transfer/transfer.js';
 import { tempDir } from './helpers.js';
 import { clockedEngram, DAY, failure, type TestClock, testClock } from './lifecycle-helpers.js';
-import { PG_URL, waitFor } from './postgres-helpers.js';
+import { PG_URL, waitFor, waitingBehind } from './postgres-helpers.js';
 
 const NO_EMBEDDER = { embedder: { provider: 'none' as const } };
 
@@ -165,14 +165,8 @@ describe.skipIf(!PG_URL)('PostgreSQL lifecycle', () => {
       const [{ pid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))
         .rows as [{ pid: number }];
       const pending = Promise.all([run(a, 1), run(b, 2)]);
-      await waitFor(async () => {
-        const { rows } = await holder.query(
-          'SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
-          [pid],
-        );
-        return rows.length > 0;
-      });
-      await new Promise((r) => setTimeout(r, 300));
+      // Both runs wait, one on the held item and the other behind it (or on it as well).
+      await waitFor(async () => (await waitingBehind(holder, pid)) >= 2);
       await holder.query('COMMIT');
       results.push(...(await pending));
     } finally {

@@ -136,3 +136,25 @@ export async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promi
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * How many sessions wait, directly or behind another waiter, on a lock session `holder` (a
+ * backend pid) holds. The activity snapshot is cleared first: inside a transaction `client`
+ * would otherwise see the one it took at its first look.
+ */
+export async function waitingBehind(client: pg.Client, holder: number): Promise<number> {
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await client.query<{ pid: number; blockers: number[] }>(
+    'SELECT pid, pg_blocking_pids(pid) AS blockers FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0',
+  );
+  const behind = new Set([holder]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows)
+      if (!behind.has(r.pid) && r.blockers.some((b) => behind.has(b))) {
+        behind.add(r.pid);
+        grew = true;
+      }
+  }
+  return behind.size - 1;
+}

@@ -43,13 +43,16 @@ const ITEM_RECORDSET =
  * see the new one, so no write's vector state can straddle a swap.
  */
 export async function publishedModelId(tx: Queryable): Promise<string | undefined> {
-  // Every row is locked and the latest chosen here: a writer that waited for a swap re-reads the
-  // rows as the swap left them (a locking read re-checks rows, not an ORDER BY ... LIMIT).
-  const rows = await tx.query<{ id: string; published_at: string | number }>(
-    'SELECT id, published_at FROM models WHERE published_at IS NOT NULL FOR SHARE',
+  // Every row is locked and the latest publication chosen here: a writer that waited for a swap
+  // gets the rows as the swap left them. A locking read re-reads only the rows its snapshot
+  // found, so no WHERE or LIMIT may leave out the target, still unpublished in that snapshot:
+  // the writer would take the replaced model for the published one.
+  const rows = await tx.query<{ id: string; published_at: string | number | null }>(
+    'SELECT id, published_at FROM models FOR SHARE',
   );
   let best: { id: string; at: number } | undefined;
   for (const r of rows) {
+    if (r.published_at === null) continue;
     const at = Number(r.published_at);
     if (!best || at > best.at) best = { id: r.id, at };
   }
