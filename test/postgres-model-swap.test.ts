@@ -20,18 +20,18 @@ import {
 
 if (PG_URL) {
   describe('a write racing a model swap on PostgreSQL', () => {
-    const open: { engram: Engram; schema: string }[] = [];
+    const open: Engram[] = [];
+    const schemas: string[] = [];
     afterEach(async () => {
-      for (const { engram, schema } of open.splice(0)) {
-        await engram.close();
-        await dropSchema(schema);
-      }
+      for (const engram of open.splice(0)) await engram.close();
+      for (const schema of schemas.splice(0)) await dropSchema(schema);
     });
 
     it('reads the model the swap published once the swap lets it through', async () => {
       const schema = randomSchema();
+      schemas.push(schema);
       const engram = testEngram({ config: { ...pgConfig(schema), graph: { enabled: false } } });
-      open.push({ engram, schema });
+      open.push(engram);
       const seed = await engram.remember({ body: 'The lighthouse keeper logs the weather.' });
       const started = await engram.useModel({ model: 'static:sif_a=0.01' });
       expect(started.action).toBe('started');
@@ -75,6 +75,49 @@ JOIN "${schema}".vectors v ON v.item_pk = i.pk WHERE i.id = $1 AND v.embedding I
         });
       } finally {
         await holder.end().catch(() => undefined);
+      }
+    });
+
+    it('finds items marked ready without a vector of the published model when it migrates (step 11)', async () => {
+      const schema = randomSchema();
+      const config = { ...pgConfig(schema), graph: { enabled: false } };
+      schemas.push(schema);
+      const first = testEngram({ config });
+      const written = await first.rememberMany(
+        ['The tide table hangs by the door.', 'The ferry leaves at noon.'].map((body) => ({
+          body,
+        })),
+      );
+      const [lost, kept] = written.map((r) => (r.ok ? r.memory.id : ''));
+      await first.close();
+      // A store the write race left behind: ready, but the published model's vector is missing.
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      const states = async () =>
+        (
+          await client.query<{ id: string; vector_state: string }>(
+            `SELECT id, vector_state FROM "${schema}".items ORDER BY pk`,
+          )
+        ).rows.map((r) => [r.id, r.vector_state]);
+      try {
+        await client.query(
+          `DELETE FROM "${schema}".vectors v USING "${schema}".items i WHERE i.pk = v.item_pk AND i.id = $1`,
+          [lost],
+        );
+        await client.query(`DELETE FROM "${schema}".schema_migrations WHERE version = 11`);
+        expect(await states()).toEqual([
+          [lost, 'ready'],
+          [kept, 'ready'],
+        ]);
+        const second = testEngram({ config });
+        open.push(second);
+        expect((await second.status()).store.vectors.pending).toBe(1);
+        expect(await states()).toEqual([
+          [lost, 'pending'],
+          [kept, 'ready'],
+        ]);
+      } finally {
+        await client.end();
       }
     });
   });

@@ -13,7 +13,7 @@ import { PG_GRAPH_DERIVED_CO_MENTIONS_SQL, PG_GRAPH_SCHEMA_SQL } from './graph-s
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
 import { PG_KEYWORD_INDEX_PREPARE_SQL, rebuildPgKeywordIndex } from './keyword-index.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
-import { PG_MODEL_TRANSITION_SQL } from './model-schema.js';
+import { PG_MODEL_TRANSITION_SQL, PG_VECTOR_STATES_SQL } from './model-schema.js';
 import { PG_SESSIONS_SCHEMA_SQL } from './session-schema.js';
 
 /** One schema step. */
@@ -189,6 +189,11 @@ CREATE TABLE leases (
     version: 10,
     name: "knowledge graph: co-mentions follow from mentions, relations link their items' first entities",
     sql: PG_GRAPH_DERIVED_CO_MENTIONS_SQL,
+  },
+  {
+    version: 11,
+    name: "vector states read again from the published model's vectors (a write racing a swap)",
+    sql: PG_VECTOR_STATES_SQL,
   },
 ];
 

@@ -8,6 +8,7 @@ import { EngramError } from '../../domain/errors.js';
 import type { ModelCoverage, ModelSpec, StoredModel, SwapResult } from '../../domain/models.js';
 import type { MissingVector, ModelStore } from '../model-store.js';
 import type { PgDatabase, Queryable } from './database.js';
+import { vectorStatesSql } from './model-schema.js';
 
 /** Items (alias i) lacking a current vector of the model ($1), failed rebuilds left out. */
 const MISSING = `NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item_pk = i.pk AND v.model = $1 AND v.version = i.version)
@@ -169,13 +170,7 @@ async function swapIn(tx: Queryable, model: string, at: number): Promise<SwapRes
     'UPDATE models SET published_at = $2, target_at = NULL, pruned_at = NULL WHERE id = $1',
     [model, Math.max(at, latest + 1)],
   );
-  await tx.query(
-    `UPDATE items i SET vector_state = s.state FROM (
-  SELECT i2.pk, CASE WHEN v.item_pk IS NULL THEN 'pending' WHEN v.dimension = 0 THEN 'empty' ELSE 'ready' END AS state
-  FROM items i2 LEFT JOIN vectors v ON v.item_pk = i2.pk AND v.model = $1 AND v.version = i2.version
-) s WHERE s.pk = i.pk AND i.vector_state IS DISTINCT FROM s.state`,
-    [model],
-  );
+  await tx.query(vectorStatesSql('$1::text'), [model]);
   await tx.query("DELETE FROM item_failures WHERE work = 'rebuild'");
   return { swapped: true, missing: 0, previous };
 }
