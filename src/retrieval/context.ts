@@ -11,7 +11,9 @@
  * (memories written with no session, sessions.ts) count as turns too, but only one write apart
  * (for them the window is 1): being written in a row is weaker evidence of one conversation than
  * a recorded session, and a run of unrelated notes written in a row then stays out of each other's
- * results (bench/locomo/levers.md, bench/multilingual). Items that are not conversation turns
+ * results (bench/locomo/levers.md, bench/multilingual). A recorded session lends in proportion
+ * to its cohesion (cohesion.ts: unrelated notes written through one MCP connection are a session
+ * whose turns share no more words nearby than far apart). Items that are not conversation turns
  * keep their score. The keyword channel's BM25 suits this because it is
  * additive evidence with a natural zero; a cosine has no zero point, so vectors are left as they are.
  */
@@ -50,6 +52,8 @@ export function spreadAlongSessions(
   list: readonly ScoredId[],
   index: TurnIndex,
   options: SessionContextOptions,
+  /** By slot: the share of the evidence lent to the turn that counts (cohesion.ts); default 1. */
+  factors?: Float64Array,
 ): ScoredId[] {
   if (!sessionContextOn(options) || index.size === 0) return [...list];
   // By slot: the channel's score (0 off the list) and place on the list (-1 off it). Items that
@@ -91,7 +95,7 @@ export function spreadAlongSessions(
       for (const q of index.around(slot, -d)) lent += factor * own[q]!;
       for (const q of index.around(slot, d)) lent += factor * own[q]!;
     }
-    const s = own[slot]! + options.weight * lent;
+    const s = own[slot]! + options.weight * (factors ? factors[slot]! : 1) * lent;
     const rank = rankOf[slot]!;
     if (s > 0 || rank >= 0)
       ranked.push({ id: index.turn(slot).id, score: s, rank: rank >= 0 ? rank : UNLISTED });

@@ -58,6 +58,18 @@ export class SessionLookup {
     return this.indexed;
   }
 
+  /** A recorded session's turns within `window` of each of `ids`, read as they are (not indexed). */
+  async readAround(ids: readonly string[], window: number): Promise<SessionTurn[]> {
+    return ids.length === 0
+      ? []
+      : ((await this.store.sessionNeighbors?.(this.filter, ids, window)) ?? []);
+  }
+
+  /** The space the recall searches. */
+  get space(): string {
+    return this.filter.space;
+  }
+
   /**
    * The write neighbours known so far split into runs, where a pause of more than the gap
    * between two writes (in write order) ends a run; each run is a session of its own, so

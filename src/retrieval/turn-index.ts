@@ -66,6 +66,11 @@ export class TurnIndex {
     return this.list[slot]!;
   }
 
+  /** Each session known, with its turns' slots by turn number. */
+  bySession(): ReadonlyMap<string, ReadonlyMap<number, readonly number[]>> {
+    return this.sessions;
+  }
+
   /** Whether the turn in `slot` is a write neighbour (not of a recorded session). */
   written(slot: number): boolean {
     return this.list[slot]!.session.startsWith(WRITE_ORDER);
