@@ -1,8 +1,9 @@
 /**
  * Session context follows a session's cohesion (src/retrieval/cohesion.ts): notes written through
- * one session handle (as one MCP connection writes them) lend each other no evidence when their
- * text shows them unrelated, while the same notes written as a conversation (each subject kept up
- * for a few turns) still do. The same texts are stored both ways; only their order differs.
+ * one session handle (as one MCP connection writes them), or in a row with no session at all, lend
+ * each other no evidence when their text shows them unrelated, while the same notes written as a
+ * conversation (each subject kept up for a few turns) still do. The same texts are stored both
+ * ways; only their order differs.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -27,7 +28,7 @@ const notes = WORDS.map((_, i) => text(i, SUBJECTS[i % SUBJECTS.length]!));
 const conversation = WORDS.map((_, i) => text(i, SUBJECTS[Math.floor(i / 3) % SUBJECTS.length]!));
 
 describe.each(BACKENDS)('session context and a session’s cohesion ($name)', (backend) => {
-  async function written(bodies: readonly string[]): Promise<Engram> {
+  async function written(bodies: readonly string[], through: 'session' | 'batch' = 'session') {
     const engram = testEngram({
       config: {
         ...backend.fresh(),
@@ -35,8 +36,8 @@ describe.each(BACKENDS)('session context and a session’s cohesion ($name)', (b
         recall: { rerank: { enabled: false } },
       },
     });
-    const session = await engram.writeSession();
-    const results = await session.rememberMany(bodies.map((body) => ({ body })));
+    const writer = through === 'session' ? await engram.writeSession() : engram;
+    const results = await writer.rememberMany(bodies.map((body) => ({ body })));
     expect(results.every((r) => r.ok)).toBe(true);
     return engram;
   }
@@ -51,6 +52,15 @@ describe.each(BACKENDS)('session context and a session’s cohesion ($name)', (b
     const turns = await ask(await written(conversation));
     expect(turns[0]).toBe(conversation[i]);
     expect(turns).toContain(conversation[i - 1]);
+    expect(turns).toContain(conversation[i + 1]);
+  });
+
+  it('does the same for notes written in a row with no session (write neighbours)', async () => {
+    const i = WORDS.indexOf('saffron');
+    expect(await ask(await written(notes, 'batch'))).toEqual([notes[i]]);
+    // A write neighbour joins the results from one write away, right after a hit.
+    const turns = await ask(await written(conversation, 'batch'));
+    expect(turns[0]).toBe(conversation[i]);
     expect(turns).toContain(conversation[i + 1]);
   });
 });

@@ -91,13 +91,36 @@ describe('SessionCohesion', () => {
     expect([...(await cohesion.factors(index, 'default', read))!]).toEqual([0, 0, 0]);
   });
 
-  it('gives write neighbours, and every turn when the read fails, their full weight', async () => {
+  it('measures write neighbours as one session of the space, in write order', async () => {
+    // Store positions with gaps (other memories between), two runs: one factor for both.
+    const asWritten = (turns: SessionTurn[]) =>
+      turns.map((t) => ({ ...t, session: WRITE_ORDER, turn: 10 + 3 * t.turn }));
+    const placed = (t: SessionTurn, run: number) => ({ ...t, session: `${WRITE_ORDER}#${run}` });
+    for (const [turns, factor] of [
+      [asWritten(notes), 0],
+      [asWritten(talk), undefined],
+    ] as const) {
+      const cohesion = new SessionCohesion(() => 0);
+      const index = new TurnIndex([placed(turns[10]!, 0), placed(turns[30]!, 1)]);
+      const { read } = reader();
+      const readWritten = async (ids: readonly string[], window: number) => {
+        const at = turns.filter((t) => ids.includes(t.id)).map((t) => turns.indexOf(t));
+        return turns.filter((_, i) => at.some((a) => Math.abs(a - i) <= window));
+      };
+      const factors = await cohesion.factors(index, 'default', read, readWritten);
+      expect(factors && [...factors]).toEqual(factor === undefined ? undefined : [0, 0]);
+    }
+  });
+
+  it('gives every turn its full weight when a read fails', async () => {
     const cohesion = new SessionCohesion(() => 0);
-    const written = { id: 'w', session: `${WRITE_ORDER}#0`, turn: 3, body: 'A note.' };
-    const { read } = reader();
-    expect(await cohesion.factors(new TurnIndex([written]), 'default', read)).toBeUndefined();
     const failing = async () => Promise.reject(new Error('store closed'));
     expect(await cohesion.factors(new TurnIndex([notes[3]!]), 'default', failing)).toBeUndefined();
+    const written = { id: 'w', session: `${WRITE_ORDER}#0`, turn: 3, body: 'A note.' };
+    const { read } = reader();
+    expect(
+      await cohesion.factors(new TurnIndex([written]), 'default', read, failing),
+    ).toBeUndefined();
   });
 
   it('measures a session again once its factor is five minutes old', async () => {

@@ -17,7 +17,9 @@
  * to tell keeps its full weight. A recall measures at most `PER_RECALL` sessions it meets, in one
  * store round trip; each session's factor is kept for `KEEP_MS`, then measured again (it may have
  * grown). The factor depends on the turns the first measuring recall met, so a session near the
- * ramp may measure a little differently after it is measured again.
+ * ramp may measure a little differently after it is measured again. Memories written with no
+ * session (write neighbourhoods, sessions.ts) have no session to keep a factor under: their
+ * runs are measured together, in the space's write order, as one more session.
  */
 import { keywordTerms } from '../domain/text.js';
 import { type SessionTurn, WRITE_ORDER } from '../store/store.js';
@@ -44,7 +46,7 @@ const KEEP_MS = 5 * 60_000;
 /** Sessions whose factor is kept at most; all are measured again beyond. */
 const MAX_KEPT = 10_000;
 
-/** Reads the turns of a session around given turns (the recall's filter applied). */
+/** Reads the turns of a session (or the write order) around given turns, the recall's filter applied. */
 export type ReadAround = (ids: readonly string[], window: number) => Promise<SessionTurn[]>;
 
 /** The factor each session's evidence is scaled by, kept across recalls. */
@@ -56,37 +58,61 @@ export class SessionCohesion {
   constructor(private readonly now: () => number = Date.now) {}
 
   /**
-   * The factor of each turn of `index` by slot: that of its recorded session, 1 for write
-   * neighbours (their window is one write already) and sessions too short to tell. `undefined`
-   * when every factor is 1.
+   * The factor of each turn of `index` by slot: that of its recorded session; for write neighbours
+   * (memories written with no session), one factor for all of the space's, measured on the write
+   * order (`readWritten`); 1 for sessions too short to tell. `undefined` when every factor is 1.
    */
   async factors(
     index: TurnIndex,
     space: string,
     read: ReadAround,
+    readWritten?: ReadAround,
   ): Promise<Float64Array | undefined> {
     const now = this.now();
     const kept = this.kept.get(space);
+    const fresh = (key: string) => {
+      const known = kept?.get(key);
+      return known !== undefined && now - known.at <= KEEP_MS;
+    };
     const unknown: string[] = [];
     const seeds: string[] = [];
+    const written = new Map<number, readonly number[]>();
     for (const [session, turns] of index.bySession()) {
-      if (unknown.length >= PER_RECALL) break;
-      if (session.startsWith(WRITE_ORDER)) continue;
-      const known = kept?.get(session);
-      if (known && now - known.at <= KEEP_MS) continue;
+      if (session.startsWith(WRITE_ORDER)) {
+        for (const [turn, slots] of turns) written.set(turn, slots);
+        continue;
+      }
+      if (unknown.length >= PER_RECALL || fresh(session)) continue;
       unknown.push(session);
       seeds.push(...spreadOut(index, turns, WINDOWS));
     }
+    // A failed read leaves every session its full weight: recall goes on as without this.
     if (unknown.length > 0) {
-      // A failed read leaves every session its full weight: recall goes on as without this.
       const turns = await read(seeds, SPAN).catch(() => undefined);
       if (!turns) return undefined;
       this.measure(space, unknown, turns, now);
     }
+    if (readWritten && written.size > 0 && !fresh(WRITE_ORDER)) {
+      const turns = await readWritten(spreadOut(index, written, WINDOWS), SPAN).catch(
+        () => undefined,
+      );
+      if (!turns) return undefined;
+      // Places in the write order of alike memories, numbered as one run.
+      const ordered = [...new Map(turns.map((t) => [t.id, t])).values()].sort(
+        (a, b) => a.turn - b.turn,
+      );
+      this.measure(
+        space,
+        [WRITE_ORDER],
+        ordered.map((t, i) => ({ ...t, session: WRITE_ORDER, turn: i })),
+        now,
+      );
+    }
     const factors = this.kept.get(space);
     let out: Float64Array | undefined;
     for (const [session, turns] of index.bySession()) {
-      const factor = factors?.get(session)?.factor ?? 1;
+      const key = session.startsWith(WRITE_ORDER) ? WRITE_ORDER : session;
+      const factor = factors?.get(key)?.factor ?? 1;
       if (factor === 1) continue;
       out ??= new Float64Array(index.size).fill(1);
       for (const slots of turns.values()) for (const slot of slots) out[slot] = factor;

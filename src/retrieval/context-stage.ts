@@ -31,8 +31,11 @@ export async function withSessionContext(
     }
     const index = await sessions.index(list.ids, options.window);
     // By slot of this index: each session's share of the evidence it lends (kept across recalls).
-    const factors = await cohesion?.factors(index, sessions.space, (ids, w) =>
-      sessions.readAround(ids, w),
+    const factors = await cohesion?.factors(
+      index,
+      sessions.space,
+      (ids, w) => sessions.readAround(ids, w),
+      (ids, w) => sessions.readWritten(ids, w),
     );
     const scored = list.ids.map((id, i) => ({ id, score: list.scores![i] ?? 0 }));
     const spread = spreadAlongSessions(scored, index, options, factors).slice(0, limit);

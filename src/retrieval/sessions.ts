@@ -65,6 +65,12 @@ export class SessionLookup {
       : ((await this.store.sessionNeighbors?.(this.filter, ids, window)) ?? []);
   }
 
+  /** The write neighbours within `window` writes of each of `ids` (as the store gives them). */
+  async readWritten(ids: readonly string[], window: number): Promise<SessionTurn[]> {
+    if (ids.length === 0 || this.writeGapMs <= 0) return [];
+    return (await this.store.writeNeighbors?.(this.filter, ids, window, this.writeGapMs)) ?? [];
+  }
+
   /** The space the recall searches. */
   get space(): string {
     return this.filter.space;
