@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { segmentText } from '../../src/domain/segment.js';
+import { termWords } from '../../src/domain/inflection.js';
+import { indexText } from '../../src/domain/segment.js';
 import { keywordTerms } from '../../src/domain/text.js';
 import { BigramBm25, bigramTokens } from './bigram-bm25.js';
 import { buildLanguageSet, LANGUAGES, loadSets } from './set.js';
@@ -27,18 +28,23 @@ describe('the multilingual recall set', () => {
     },
   );
 
-  it('asks only questions that share a word with each of their answers', () => {
-    // A German genitive ("Sebastians Hund") shares the name: the stemmers take the s off.
-    const bare = (word: string) => word.replace(/s$/u, '');
+  it('asks only questions that share a word or a stem with each of their answers', () => {
+    // A German genitive ("Sebastians Hund") shares the name: the stemmers take the s off. A Russian
+    // name is declined ("Алексей", "у Алексея"), which stems do not always undo: the question
+    // shares its lemma, compared here as all but the last two letters.
+    const bare = (word: string) =>
+      /^\p{Script=Cyrillic}+$/u.test(word)
+        ? word.slice(0, Math.max(4, word.length - 2))
+        : word.replace(/s$/u, '');
     for (const set of sets) {
       const text = new Map(set.memories.map((m) => [m.id, m.text]));
       for (const q of set.questions) {
         const terms = keywordTerms(q.text).map(bare);
         for (const id of q.expected) {
-          const tokens = segmentText(text.get(id)!)
-            .toLowerCase()
-            .match(/[\p{L}\p{M}\p{N}]+/gu);
-          const words = new Set((tokens ?? []).map(bare));
+          // The words of the memory as indexed: its stems (inflection.ts) included.
+          const memory = text.get(id)!;
+          const tokens = termWords(indexText(memory) ?? memory);
+          const words = new Set(tokens.map(bare));
           expect(
             terms.some((t) => words.has(t)),
             `${q.id} / ${id}`,

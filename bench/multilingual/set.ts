@@ -12,14 +12,17 @@ import { join } from 'node:path';
 
 import { mulberry32 } from '../lib/random.js';
 import { de } from './templates/de.js';
+import { es } from './templates/es.js';
+import { fr } from './templates/fr.js';
 import { ja } from './templates/ja.js';
 import { ko } from './templates/ko.js';
+import { ru } from './templates/ru.js';
 import { th } from './templates/th.js';
 import type { AnyFact, LanguageTemplates, Person } from './templates/types.js';
 import { zh } from './templates/zh.js';
 
 /** Every language of the set, in report order. */
-export const LANGUAGES: readonly LanguageTemplates[] = [zh, ja, ko, th, de];
+export const LANGUAGES: readonly LanguageTemplates[] = [zh, ja, ko, th, de, ru, es, fr];
 
 /** Fact kinds each person gets. */
 const FACTS_PER_PERSON = 8;

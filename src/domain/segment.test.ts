@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { STEM_MARK } from './inflection.js';
 import {
   characterBigrams,
   hasUnspacedScript,
@@ -11,11 +12,7 @@ import { keywordTerms } from './text.js';
 
 /** The words a full-text engine sees in indexed text: runs of letters, marks and digits. */
 function indexTokens(text: string): string[] {
-  return (
-    segmentText(text)
-      .toLowerCase()
-      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
-  );
+  return (indexText(text) ?? text).toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
 }
 
 /**
@@ -115,21 +112,28 @@ describe('segmentation at write and query time', () => {
   });
 
   it('leaves text without an unspaced script exactly as it is', () => {
-    const texts = [
+    // English: nothing kept beside the text. The others keep their words and gain their stems.
+    const english = [
       'Caroline said, "I went to the LGBTQ support group yesterday!"',
-      'Ich wohne in München und esse gern Käsespätzle.',
       'Cafe\u0301 au lait, naïve façade — ﬁne   spacing\tand tabs',
+      '🙂 emoji and 12,345.67 numbers',
+      '',
+    ];
+    const inflected = [
+      'Ich wohne in München und esse gern Käsespätzle.',
       'Москва — столица России.',
       'Η Αθήνα είναι η πρωτεύουσα.',
       'مرحبا بالعالم',
       'प्रिया दिल्ली में रहती है',
-      '🙂 emoji and 12,345.67 numbers',
-      '',
     ];
-    for (const text of texts) {
+    for (const text of [...english, ...inflected]) {
       expect(hasUnspacedScript(text)).toBe(false);
       expect(segmentText(text)).toBe(text);
-      expect(indexText(text)).toBeNull();
+    }
+    for (const text of english) expect(indexText(text)).toBeNull();
+    for (const text of inflected) {
+      expect(indexText(text)!.startsWith(`${text} `)).toBe(true);
+      expect(indexText(text)).toContain(STEM_MARK);
     }
     expect(indexText(null)).toBeNull();
   });

@@ -23,7 +23,12 @@
  *     ("예요", "어요") match nearly every memory.
  * ICU's dictionaries come with Node: an upgrade that changes them may move a few word boundaries
  * of text indexed before it; the Han bigrams keep such words findable.
+ *
+ * Words of inflected languages with spaces (Russian, German, Spanish...) keep their form; the index
+ * adds their stems after the text (`indexText`, inflection.ts).
  */
+
+import { inflectionStems } from './inflection.js';
 
 /** The unspaced scripts (see the file header): text holding one of them is segmented. */
 const UNSPACED =
@@ -93,11 +98,14 @@ function piecesOf(word: string): string[] {
 }
 
 /**
- * What a store keeps beside a text for its keyword index: the segmented text, or null when
- * segmentation leaves the text as it is (the index then reads the text itself).
+ * What a store keeps beside a text for its keyword index: the segmented text with the stems of its
+ * inflected words after it (inflection.ts), or null when that is the text as it is (the index then
+ * reads the text itself).
  */
 export function indexText(text: string | null): string | null {
   if (text === null) return null;
   const segmented = segmentText(text);
-  return segmented === text ? null : segmented;
+  const stems = inflectionStems(text);
+  const indexed = stems.length === 0 ? segmented : `${segmented} ${stems.join(' ')}`;
+  return indexed === text ? null : indexed;
 }

@@ -1,6 +1,7 @@
 /** Text rules shared by writing and recall: body normalisation for duplicates, query terms. */
 import { createHash } from 'node:crypto';
 
+import { markedStems, termWords } from './inflection.js';
 import { segmentText } from './segment.js';
 
 /** Body as compared for exact duplicates: NFC, trimmed, whitespace collapsed, case-folded. */
@@ -52,14 +53,13 @@ export function wordTokens(text: string): string[] {
  * Terms of a keyword query: word tokens without stop-words (all tokens if only stop-words remain),
  * deduplicated. Scripts written without spaces are segmented first, exactly as the keyword index
  * segments the text it holds (segment.ts). Letters keep their combining marks (Thai vowels,
- * Devanagari signs), as the index does. Each term is later quoted for the full-text engine, so no
- * query syntax survives.
+ * Devanagari signs), as the index does. The marked stems of words of inflected languages follow
+ * the words (inflection.ts), as the index adds them. Each term is later quoted for the full-text
+ * engine, so no query syntax survives.
  */
 export function keywordTerms(query: string): string[] {
-  const tokens =
-    segmentText(query.normalize('NFKC'))
-      .toLowerCase()
-      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+  const tokens = termWords(segmentText(query.normalize('NFKC')));
   const content = tokens.filter((t) => !STOP_WORDS.has(t));
-  return [...new Set(content.length > 0 ? content : tokens)];
+  const words = content.length > 0 ? content : tokens;
+  return [...new Set([...words, ...markedStems(tokens)])];
 }

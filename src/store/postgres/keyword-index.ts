@@ -46,12 +46,17 @@ interface ItemTextRow {
   title: string | null;
   body: string;
   tags_text: string;
+  seg_title: string | null;
+  seg_body: string | null;
+  seg_tags: string | null;
 }
 
-async function fillItems(client: pg.ClientBase): Promise<void> {
+/** Writes the indexed text of every item where it differs from what is kept. */
+async function refreshItems(client: pg.ClientBase): Promise<void> {
   for (let after = '0'; ; ) {
     const { rows } = await client.query<ItemTextRow>(
-      'SELECT pk::text AS pk, title, body, tags_text FROM items WHERE pk > $1 ORDER BY pk LIMIT $2',
+      `SELECT pk::text AS pk, title, body, tags_text, seg_title, seg_body, seg_tags FROM items
+WHERE pk > $1 ORDER BY pk LIMIT $2`,
       [after, PAGE],
     );
     const changed = rows
@@ -60,8 +65,10 @@ async function fillItems(client: pg.ClientBase): Promise<void> {
         t: indexText(r.title),
         b: indexText(r.body),
         g: indexText(r.tags_text),
+        kept: [r.seg_title, r.seg_body, r.seg_tags],
       }))
-      .filter((r) => r.t !== null || r.b !== null || r.g !== null);
+      .filter((r) => r.t !== r.kept[0] || r.b !== r.kept[1] || r.g !== r.kept[2])
+      .map(({ kept: _, ...r }) => r);
     if (changed.length > 0)
       await client.query(
         `UPDATE items i SET seg_title = s.t, seg_body = s.b, seg_tags = s.g
@@ -73,16 +80,22 @@ FROM json_to_recordset($1::json) AS s(pk int8, t text, b text, g text) WHERE i.p
   }
 }
 
-async function fillTurns(client: pg.ClientBase): Promise<void> {
+/** Writes the indexed text of every session turn where it differs from what is kept. */
+async function refreshTurns(client: pg.ClientBase): Promise<void> {
   for (let after: [string, number] = ['0', -1]; ; ) {
-    const { rows } = await client.query<{ s: string; n: number; text: string }>(
-      `SELECT session_pk::text AS s, turn AS n, text FROM session_turns
+    const { rows } = await client.query<{
+      s: string;
+      n: number;
+      text: string;
+      seg_text: string | null;
+    }>(
+      `SELECT session_pk::text AS s, turn AS n, text, seg_text FROM session_turns
 WHERE (session_pk, turn) > ($1::int8, $2::int4) ORDER BY session_pk, turn LIMIT $3`,
       [...after, PAGE],
     );
     const changed = rows.flatMap((r) => {
       const seg = indexText(r.text);
-      return seg === null ? [] : [{ s: r.s, n: r.n, seg }];
+      return seg === r.seg_text ? [] : [{ s: r.s, n: r.n, seg }];
     });
     if (changed.length > 0)
       await client.query(
@@ -102,9 +115,19 @@ WHERE t.session_pk = c.s AND t.turn = c.n`,
  * columns, then adds the tsvectors and their indexes again.
  */
 export async function rebuildPgKeywordIndex(client: pg.ClientBase): Promise<void> {
-  await fillItems(client);
-  await fillTurns(client);
+  await refreshPgIndexedText(client);
   await client.query(SEARCH_SQL);
+}
+
+/**
+ * The indexed text of every item and turn computed again, written where it differs from what is
+ * kept: migration 8 fills the new columns with it, migration 12 re-indexes what the stems of
+ * inflected languages (inflection.ts) change (the generated tsvectors follow). No item data
+ * changes.
+ */
+export async function refreshPgIndexedText(client: pg.ClientBase): Promise<void> {
+  await refreshItems(client);
+  await refreshTurns(client);
 }
 
 /** The segmented-text columns of an item (or a patch of one), for INSERT/UPDATE. */

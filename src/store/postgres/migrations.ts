@@ -11,7 +11,11 @@ import { PG_DREAM_INTENT_SQL, PG_DREAMS_SCHEMA_SQL } from './dream-schema.js';
 import { missingPgvector } from './errors.js';
 import { PG_GRAPH_DERIVED_CO_MENTIONS_SQL, PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
-import { PG_KEYWORD_INDEX_PREPARE_SQL, rebuildPgKeywordIndex } from './keyword-index.js';
+import {
+  PG_KEYWORD_INDEX_PREPARE_SQL,
+  rebuildPgKeywordIndex,
+  refreshPgIndexedText,
+} from './keyword-index.js';
 import { LIFECYCLE_SCHEMA_SQL } from './lifecycle-schema.js';
 import { PG_MODEL_TRANSITION_SQL, PG_VECTOR_STATES_SQL } from './model-schema.js';
 import { PG_SESSIONS_SCHEMA_SQL } from './session-schema.js';
@@ -194,6 +198,12 @@ CREATE TABLE leases (
     version: 11,
     name: "vector states read again from the published model's vectors (a write racing a swap)",
     sql: PG_VECTOR_STATES_SQL,
+  },
+  {
+    version: 12,
+    name: 'keyword index: stems of words of inflected languages, items and turns re-indexed',
+    sql: '',
+    then: refreshPgIndexedText,
   },
 ];
 

@@ -6,6 +6,7 @@
  * through any Queryable, so a snapshot's transaction reads the same way the pool does.
  */
 import { notFound } from '../../domain/errors.js';
+import { withoutStems } from '../../domain/inflection.js';
 import { indexText } from '../../domain/segment.js';
 import type {
   SessionPurgeRecord,
@@ -275,7 +276,7 @@ ORDER BY started_at DESC, id DESC LIMIT ${params.add(options.limit + 1)}`,
       turn_index: r.turn,
       role: r.role as TurnRole,
       text: r.text,
-      snippet: r.snippet,
+      snippet: withoutStems(r.snippet),
       score: Number(r.score),
       session: { id: r.id, agent: r.agent, title: r.title, started_at: r.started_at },
     }));

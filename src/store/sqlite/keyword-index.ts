@@ -87,10 +87,25 @@ INSERT INTO session_turns_fts(session_turns_fts) VALUES ('rebuild');
 /** Rows read per page while filling the segmented-text columns. */
 const PAGE = 2_000;
 
-/** Fills the segmented-text columns of every existing item and turn that needs one. */
-function fillSegmentedText(db: SqliteDatabase): void {
+/**
+ * The rest of migration 10, after KEYWORD_INDEX_PREPARE_SQL and in its transaction: fills the
+ * columns, then creates and rebuilds the two full-text tables.
+ */
+export function rebuildKeywordIndex(db: SqliteDatabase): void {
+  refreshIndexedText(db);
+  db.exec(ITEM_FTS_SQL);
+  db.exec(TURN_FTS_SQL);
+}
+
+/**
+ * The indexed text of every item and turn computed again, written where it differs from what is
+ * kept: migration 10 fills the new columns with it, migration 14 re-indexes what the stems of
+ * inflected languages (inflection.ts) change, through the update triggers (which also log the rows
+ * for the in-memory index). No item data changes.
+ */
+export function refreshIndexedText(db: SqliteDatabase): void {
   const items = db.prepare(
-    'SELECT pk, title, body, tags_text FROM items WHERE pk > ? ORDER BY pk LIMIT ?',
+    'SELECT pk, title, body, tags_text, seg_title, seg_body, seg_tags FROM items WHERE pk > ? ORDER BY pk LIMIT ?',
   );
   const setItem = db.prepare(
     'UPDATE items SET seg_title = ?, seg_body = ?, seg_tags = ? WHERE pk = ?',
@@ -101,35 +116,31 @@ function fillSegmentedText(db: SqliteDatabase): void {
       title: string | null;
       body: string;
       tags_text: string;
+      seg_title: string | null;
+      seg_body: string | null;
+      seg_tags: string | null;
     }[];
     for (const r of rows) {
       const seg = [indexText(r.title), indexText(r.body), indexText(r.tags_text)];
-      if (seg.some((s) => s !== null)) setItem.run(...seg, r.pk);
+      if (seg[0] !== r.seg_title || seg[1] !== r.seg_body || seg[2] !== r.seg_tags)
+        setItem.run(...seg, r.pk);
     }
     if (rows.length < PAGE) break;
     after = rows[rows.length - 1]!.pk;
   }
-  const turns = db.prepare('SELECT pk, text FROM session_turns WHERE pk > ? ORDER BY pk LIMIT ?');
+  const turns = db.prepare(
+    'SELECT pk, text, seg_text FROM session_turns WHERE pk > ? ORDER BY pk LIMIT ?',
+  );
   const setTurn = db.prepare('UPDATE session_turns SET seg_text = ? WHERE pk = ?');
   for (let after = 0; ; ) {
-    const rows = turns.all(after, PAGE) as { pk: number; text: string }[];
+    const rows = turns.all(after, PAGE) as { pk: number; text: string; seg_text: string | null }[];
     for (const r of rows) {
       const seg = indexText(r.text);
-      if (seg !== null) setTurn.run(seg, r.pk);
+      if (seg !== r.seg_text) setTurn.run(seg, r.pk);
     }
     if (rows.length < PAGE) break;
     after = rows[rows.length - 1]!.pk;
   }
-}
-
-/**
- * The rest of migration 10, after KEYWORD_INDEX_PREPARE_SQL and in its transaction: fills the
- * columns, then creates and rebuilds the two full-text tables.
- */
-export function rebuildKeywordIndex(db: SqliteDatabase): void {
-  fillSegmentedText(db);
-  db.exec(ITEM_FTS_SQL);
-  db.exec(TURN_FTS_SQL);
 }
 
 /** The segmented-text columns of an item's title, body and tags text, for INSERT/UPDATE. */

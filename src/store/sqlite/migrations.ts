@@ -10,7 +10,11 @@ import {
   GRAPH_SCHEMA_SQL,
 } from './graph-schema.js';
 import { JOBS_SCHEMA_SQL } from './job-schema.js';
-import { KEYWORD_INDEX_PREPARE_SQL, rebuildKeywordIndex } from './keyword-index.js';
+import {
+  KEYWORD_INDEX_PREPARE_SQL,
+  rebuildKeywordIndex,
+  refreshIndexedText,
+} from './keyword-index.js';
 import { KEYWORD_CHANGES_SQL } from './keyword-memory.js';
 import { MODEL_TRANSITION_SQL } from './model-store.js';
 import { SESSION_TURN_INDEX_SQL } from './session-context.js';
@@ -258,6 +262,12 @@ CREATE INDEX maintenance_runs_started ON maintenance_runs(started_at);
     version: 13,
     name: 'keyword index: a log of the items whose indexed text changed, for the in-memory index',
     sql: KEYWORD_CHANGES_SQL,
+  },
+  {
+    version: 14,
+    name: 'keyword index: stems of words of inflected languages, items and turns re-indexed',
+    sql: '',
+    then: refreshIndexedText,
   },
 ];
 

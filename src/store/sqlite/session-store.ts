@@ -6,6 +6,7 @@
  * the same way the store's own does.
  */
 import { notFound } from '../../domain/errors.js';
+import { withoutStems } from '../../domain/inflection.js';
 import { indexText } from '../../domain/segment.js';
 import type {
   SessionPurgeRecord,
@@ -244,7 +245,7 @@ ORDER BY rank, t.pk LIMIT @limit`,
       turn_index: r.turn,
       role: r.role as TurnRole,
       text: r.text,
-      snippet: r.snippet,
+      snippet: withoutStems(r.snippet),
       score: -r.rank,
       session: { id: r.id, agent: r.agent, title: r.title, started_at: r.started_at },
     }));

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+
+import { inflectionStems, STEM_MARK, termWords, withoutStems, wordStems } from './inflection.js';
+import { indexText } from './segment.js';
+import { keywordTerms } from './text.js';
+
+const stems = (text: string) => inflectionStems(text).map((s) => s.slice(0, -STEM_MARK.length));
+
+describe('stems of inflected languages', () => {
+  it('adds nothing to English, or to Latin text whose language is not told', () => {
+    expect(inflectionStems('I went to the park with my kids yesterday.')).toEqual([]);
+    expect(inflectionStems('Die hard fan!')).toEqual([]);
+    // "in" and "am" are German and English function words alike: no telling word.
+    expect(inflectionStems('Jonas am Hamburg in')).toEqual([]);
+    expect(indexText('Caroline is going to the pottery class')).toBeNull();
+  });
+
+  it('tells Latin languages apart by the function words only one of them has', () => {
+    expect(stems('Lucía tiene dos perros y un gato.')).toEqual(['luc', 'perr', 'gat']);
+    expect(stems('Lena hat einen Hund und zwei Katzen.')).toContain('katz');
+    expect(stems('Marie habite à Lyon avec ses chiens.')).toContain('chien');
+  });
+
+  it('stems Cyrillic as Russian unless Ukrainian is told, and leaves function words out', () => {
+    expect(stems('Кто живёт в Казани?')).toEqual(['живет', 'казан']);
+    expect(stems('Анна переехала в Казань')).toContain('казан');
+    expect(wordStems(termWords('я живу в Києві'))[3]).toBe('києв');
+  });
+
+  it('marks every stem, so it never meets a word spelled like it', () => {
+    const marked = inflectionStems('Lucía tiene un perro.');
+    expect(marked).toEqual([`luc${STEM_MARK}`, `perr${STEM_MARK}`]);
+    expect(STEM_MARK.normalize('NFKC')).toBe(STEM_MARK);
+    expect(/^\p{L}$/u.test(STEM_MARK)).toBe(true);
+  });
+
+  it('gives a query its words and their stems, as the index holds them', () => {
+    expect(keywordTerms('¿Quién tiene perros?')).toEqual([
+      'quién',
+      'tiene',
+      'perros',
+      `perr${STEM_MARK}`,
+    ]);
+    const indexed = termWords(indexText('Lucía tiene un perro.')!);
+    expect(indexed).toEqual(expect.arrayContaining(['perro', `perr${STEM_MARK}`]));
+  });
+
+  it('takes the stems back out of a snippet of indexed text', () => {
+    expect(withoutStems(`Lucía tiene un **perro**. luc${STEM_MARK} **perr${STEM_MARK}**`)).toBe(
+      'Lucía tiene un **perro**.',
+    );
+    expect(withoutStems(`… **perr${STEM_MARK}** gat${STEM_MARK}`)).toBeNull();
+    expect(withoutStems('no stems here')).toBe('no stems here');
+    expect(withoutStems(null)).toBeNull();
+  });
+});
