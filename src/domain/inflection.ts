@@ -15,8 +15,9 @@
  *   the most such words wins when it has one at least and no other ties with it; English (already
  *   stemmed by the engines) or a tie means no stems. A short query with no telling word gets no
  *   stems and matches words exactly, as before.
- * - Cyrillic: Russian, unless Ukrainian or Bulgarian function words (or Ukrainian letters) are in
- *   the majority; Devanagari: Hindi unless Nepali function words are; Greek, Armenian, Tamil and
+ * - Cyrillic: the same count among Russian, Ukrainian and Bulgarian, with each word holding a
+ *   letter only Russian (ы, э, ё) or only Ukrainian (і, ї, є, ґ) writes counted as telling too;
+ *   Russian when nothing tells; Devanagari: Hindi unless Nepali function words are; Greek, Armenian, Tamil and
  *   the Arabic script: their one language.
  * Words of other scripts (Han, Hangul, Thai...) are segment.ts's.
  *
@@ -66,7 +67,7 @@ const SCRIPTS: readonly { script: RegExp; languages: readonly Language[]; englis
   {
     script: /^\p{Script=Cyrillic}/u,
     languages: [
-      { name: 'russian', fallback: true },
+      { name: 'russian', fallback: true, letters: /[ыэё]/u },
       { name: 'ukrainian', letters: /[іїєґ]/u },
       { name: 'bulgarian' },
     ],
