@@ -80,6 +80,21 @@ describe.each(BACKENDS)('recall in every script ($name)', (backend) => {
     expect(answer.degraded).toContainEqual({ channel: 'vector', reason: 'query_not_embeddable' });
   });
 
+  it('leaves the English word vectors out of a question told to be in another language', async () => {
+    const engram = engramOn(backend);
+    await engram.rememberMany([
+      { body: 'Lucía tiene dos perros y un gato.' },
+      { body: 'Lucia walks her two dogs every morning.' },
+    ]);
+    // Many Spanish spellings are in the English vocabulary, but their vectors mean little there.
+    const spanish = await engram.recall({ query: '¿Quién tiene un perro en casa?' });
+    expect(spanish.hits[0]?.body).toBe('Lucía tiene dos perros y un gato.');
+    expect(spanish.degraded).toContainEqual({ channel: 'vector', reason: 'query_not_embeddable' });
+    const english = await engram.recall({ query: 'Who walks the dogs?' });
+    expect(english.degraded).toEqual([]);
+    expect(english.hits[0]?.channels.vector).toBeDefined();
+  });
+
   it('re-indexes a revised memory: the new words are found, the old ones no longer', async () => {
     const engram = engramOn(backend);
     const [first] = await engram.rememberMany([{ body: '王芳去年搬到了杭州。' }]);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { inflectionStems, STEM_MARK, termWords, withoutStems, wordStems } from './inflection.js';
+import {
+  inflectionStems,
+  STEM_MARK,
+  termWords,
+  toldLanguages,
+  withoutStems,
+  wordStems,
+} from './inflection.js';
 import { indexText } from './segment.js';
 import { keywordTerms } from './text.js';
 
@@ -27,6 +34,21 @@ describe('stems of inflected languages', () => {
     expect(wordStems(termWords('я живу в Києві'))[3]).toBe('києв');
     // "назад" is on the Bulgarian list only; "рыбалку" and "выходные" are written in Russian only.
     expect(stems('Наталья два года назад ездила на рыбалку и в выходные')).toContain('рыбалк');
+  });
+
+  it('tells the language per script, English where English lists more of the words', () => {
+    expect(toldLanguages('¿Quién tiene un perro en casa?')).toEqual(['spanish']);
+    expect(toldLanguages('Кто живёт в Казани?')).toEqual(['russian']);
+    expect(toldLanguages('Who walks the dogs?')).toEqual(['english']);
+    // "go" is on the Irish list only, but "do", "all" and "of" are English function words.
+    expect(toldLanguages("Do all of Dave's car restoration projects go smoothly?")).toEqual([
+      'english',
+    ]);
+    expect(toldLanguages('Hamburg')).toEqual([]);
+    expect(toldLanguages('Meeting with Анна about the Казань trip')).toEqual([
+      'english',
+      'russian',
+    ]);
   });
 
   it('marks every stem, so it never meets a word spelled like it', () => {

@@ -12,7 +12,8 @@
  * How a text's language is told, per script:
  * - Latin: the word counts of the function words (stop-word lists of `@orama/stopwords`, engram's
  *   English list) that belong to one language only ("und", "het", "não", "the"). The language with
- *   the most such words wins when it has one at least and no other ties with it; English (already
+ *   the most such words wins when it has one at least and no other ties with it, unless English
+ *   lists more of the text's words in all ("do all of" against Irish "go"); English (already
  *   stemmed by the engines) or a tie means no stems. A short query with no telling word gets no
  *   stems and matches words exactly, as before.
  * - Cyrillic: the same count among Russian, Ukrainian and Bulgarian, with each word holding a
@@ -124,18 +125,24 @@ function tableOf(index: number): ScriptTable {
   return table;
 }
 
+/** English, as `languageOf` tells it in the Latin script (the engines stem it: no stems). */
+const ENGLISH = -1;
+
 /**
- * The language of a script's words (an index into its languages), or null: English (the engines
- * stem it), a tie, or no telling word in a script with no fallback.
+ * The language of a script's words (an index into its languages, or ENGLISH), or null: a tie, or
+ * no telling word in a script with no fallback.
  */
 function languageOf(table: ScriptTable, words: readonly string[]): number | null {
   const n = table.languages.length;
   // counts[n]: English, in the Latin script.
   const counts = new Array<number>(n + 1).fill(0);
+  // Every listed word, telling or not: English keeps a text whose function words it lists more.
+  const listed = new Array<number>(n + 1).fill(0);
   for (const w of words) {
     const mask = table.lists.get(w) ?? 0;
     // Only a word that one language lists tells it.
     if (mask !== 0 && (mask & (mask - 1)) === 0) counts[31 - Math.clz32(mask)]! += 1;
+    for (let bits = mask; bits !== 0; bits &= bits - 1) listed[31 - Math.clz32(bits & -bits)]! += 1;
     table.languages.forEach((language, i) => {
       if (language.letters?.test(w)) counts[i]! += 1;
     });
@@ -147,9 +154,41 @@ function languageOf(table: ScriptTable, words: readonly string[]): number | null
     if (best < 0 || count > counts[best]!) [best, tie] = [i, false];
     else if (count === counts[best]) tie = true;
   });
-  if (best >= 0 && !tie) return best === n ? null : best;
+  if (best >= 0 && !tie) return best === n || listed[n]! > listed[best]! ? ENGLISH : best;
   const fallback = table.languages.findIndex((l) => l.fallback === true);
   return fallback >= 0 ? fallback : null;
+}
+
+/** The language told for each script among the words (script index -> language, see languageOf). */
+function languagesOf(words: readonly string[], scripts: readonly number[]) {
+  const languages = new Map<number, number | null>();
+  for (const script of new Set(scripts)) {
+    if (script < 0) continue;
+    const table = tableOf(script);
+    languages.set(
+      script,
+      languageOf(
+        table,
+        words.filter((_, i) => scripts[i] === script),
+      ),
+    );
+  }
+  return languages;
+}
+
+/**
+ * The languages a text is told to be written in, one per script that tells one (`english` for
+ * Latin text told English; module names of `@orama/stemmers` otherwise: `spanish`, `russian`).
+ * Empty when nothing is told (a short Latin question with no function word, say).
+ */
+export function toldLanguages(text: string): string[] {
+  const words = termWords(text);
+  const languages = languagesOf(words, words.map(scriptOf));
+  return [...languages].flatMap(([script, language]) =>
+    language === null
+      ? []
+      : [language === ENGLISH ? 'english' : SCRIPTS[script]!.languages[language]!.name],
+  );
 }
 
 function stemmerOf(table: ScriptTable, language: number): (word: string) => string {
@@ -192,26 +231,16 @@ export function termWords(text: string): string[] {
 /**
  * Each word's stem (see the file header), or null for a word engram does not stem: English, a
  * script or text whose language is not told, a function word of its language or of English. A
- * stem may equal its word. The language is told from all the words given, function words included. Words are lower-cased NFKC letters and marks (`termWords`).
+ * stem may equal its word. The language is told from all the words given, function words
+ * included. Words are lower-cased NFKC letters and marks (`termWords`).
  */
 export function wordStems(words: readonly string[]): (string | null)[] {
   const scripts = words.map(scriptOf);
-  const languages = new Map<number, number | null>();
-  for (const script of new Set(scripts)) {
-    if (script < 0) continue;
-    const table = tableOf(script);
-    languages.set(
-      script,
-      languageOf(
-        table,
-        words.filter((_, i) => scripts[i] === script),
-      ),
-    );
-  }
+  const languages = languagesOf(words, scripts);
   return words.map((w, i) => {
     const script = scripts[i]!;
     const language = languages.get(script);
-    if (language === undefined || language === null) return null;
+    if (language === undefined || language === null || language === ENGLISH) return null;
     const table = tables[script]!;
     if (table.stops[language]!.has(w) || STOP_WORDS.has(w)) return null;
     return stemOf(table, language, w);

@@ -63,6 +63,12 @@ export interface Embedder {
   state(): EmbedderState;
   /** Capability: its word vectors, loaded (and if needed built) on first use. */
   wordVectors?(): Promise<WordVectorLookup>;
+  /**
+   * Capability: the only languages its vectors mean something in, named as
+   * `domain/inflection.ts` tells them (`english`). A query told to be in none of them is not
+   * embedded: recall reports its vector channel `query_not_embeddable`. Absent: every language.
+   */
+  readonly languages?: readonly string[];
   /** Releases resources. */
   close(): Promise<void>;
 }

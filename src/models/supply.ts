@@ -6,6 +6,7 @@
  */
 import type { Config } from '../config/schema.js';
 import { EngramError } from '../domain/errors.js';
+import { toldLanguages } from '../domain/inflection.js';
 import type { Logger } from '../domain/log.js';
 import type { ModelSpec } from '../domain/models.js';
 import type { ModelRecord } from '../domain/records.js';
@@ -183,6 +184,7 @@ export class VectorSupply implements QueryEmbedding {
           reason: 'published_model_not_loaded',
         },
       );
+    if (!coversLanguage(embedder, text)) return null;
     const [vector] = await this.queue.embed([text], { priority: 'query', timeoutMs, embedder });
     return vector ?? null;
   }
@@ -336,4 +338,11 @@ async function boundedWait(work: Promise<unknown> | undefined, ms: number): Prom
   });
   await Promise.race([work.catch(() => undefined), limit]);
   clearTimeout(timer);
+}
+
+/** Whether a query is in a language the embedder's vectors cover (`Embedder.languages`). */
+function coversLanguage(embedder: Embedder, text: string): boolean {
+  if (!embedder.languages) return true;
+  const told = toldLanguages(text);
+  return told.length === 0 || told.some((l) => embedder.languages!.includes(l));
 }

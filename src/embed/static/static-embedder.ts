@@ -66,6 +66,11 @@ export class StaticEmbedder implements Embedder {
   readonly modelId: string;
   /** Vector length. */
   readonly dimension = STATIC_DIMENSION;
+  /**
+   * English word vectors: a Spanish or German sentence shares many of its words' spellings, so it
+   * gets a vector, but one that means little (docs/recall.md, "Vector search").
+   */
+  readonly languages = ['english'] as const;
   private readonly cacheDir: string;
   private readonly sourcePath: string | undefined;
   private readonly sifA: number;
