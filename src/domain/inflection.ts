@@ -2,12 +2,13 @@
  * Word stems for inflected languages other than English, for the keyword index. The full-text
  * engines stem English (Porter); a Russian, German or Spanish word keeps its ending, so "Казани"
  * never meets "Казань" and "perros" never meets "perro". Here a text's language is told per script
- * from its function words, each word of that language gets its Snowball-family stem (the
- * `@orama/stemmers` ports), and the stems that differ from their words are returned to be added
- * after the text, as segment.ts adds pieces of long Han words. Index and query get the same stems,
- * so a query meets a memory on the stem as well as on the exact word; the words themselves stay
- * indexed, so an exact form still ranks above a stem-only match and a wrong guess of the language
- * costs nothing that was found before.
+ * from its function words, and each word of that language gets its Snowball-family stem (the
+ * `@orama/stemmers` ports), marked as a term of its own (STEM_MARK). The index adds the marked
+ * stems after the text (segment.ts `indexText`, as it adds pieces of long Han words) and a query
+ * adds them after its words (text.ts `keywordTerms`): a query and a memory sharing a word meet on
+ * the word and on its stem, sharing only a stem they meet once. So an exact form ranks above a
+ * stem-only match, every word weighs alike whether or not its stem differs from it, and a wrong
+ * guess of the language costs nothing that the words found before.
  *
  * How a text's language is told, per script:
  * - Latin: the word counts of the function words (stop-word lists of `@orama/stopwords`, engram's
@@ -18,8 +19,9 @@
  *   stems and matches words exactly, as before.
  * - Cyrillic: the same count among Russian, Ukrainian and Bulgarian, with each word holding a
  *   letter only Russian (ы, э, ё) or only Ukrainian (і, ї, є, ґ) writes counted as telling too;
- *   Russian when nothing tells; Devanagari: Hindi unless Nepali function words are; Greek, Armenian, Tamil and
- *   the Arabic script: their one language.
+ *   Russian when nothing tells.
+ * - Devanagari: Hindi (the packages' `indian`) unless Nepali function words tell. Greek, Armenian,
+ *   Tamil and the Arabic script: their one language.
  * Words of other scripts (Han, Hangul, Thai...) are segment.ts's.
  *
  * The lists and stemmers of a script are loaded on its first word (tens of milliseconds for all of
@@ -31,7 +33,7 @@ import { STOP_WORDS } from './text.js';
 
 const require = createRequire(import.meta.url);
 
-/** A language engram stems: the package's module name, and whether it only wins by its words. */
+/** A language engram stems: its module name, and what tells it apart besides its word lists. */
 interface Language {
   /** Module name under @orama/stemmers and @orama/stopwords. */
   name: string;
