@@ -93,6 +93,9 @@ describe.each(BACKENDS)('recall in every script ($name)', (backend) => {
     const english = await engram.recall({ query: 'Who walks the dogs?' });
     expect(english.degraded).toEqual([]);
     expect(english.hits[0]?.channels.vector).toBeDefined();
+    // One word of another language's list ("kim", Turkish) does not take the vectors away.
+    const named = await engram.recall({ query: "Kim's dogs" });
+    expect(named.degraded).toEqual([]);
   });
 
   it('re-indexes a revised memory: the new words are found, the old ones no longer', async () => {

@@ -45,6 +45,11 @@ describe('stems of inflected languages', () => {
       'english',
     ]);
     expect(toldLanguages('Hamburg')).toEqual([]);
+    // "kim" is a Turkish function word: one telling word is enough for stems, not for two.
+    expect(toldLanguages("Kim's new job")).toEqual(['turkish']);
+    expect(toldLanguages("Kim's new job", 2)).toEqual([]);
+    expect(toldLanguages('¿Quién tiene un perro en casa?', 2)).toEqual(['spanish']);
+    expect(toldLanguages('Кто живёт в Казани?', 5)).toEqual(['russian']);
     expect(toldLanguages('Meeting with Анна about the Казань trip')).toEqual([
       'english',
       'russian',

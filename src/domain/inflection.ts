@@ -132,9 +132,9 @@ const ENGLISH = -1;
 
 /**
  * The language of a script's words (an index into its languages, or ENGLISH), or null: a tie, or
- * no telling word in a script with no fallback.
+ * fewer than `least` telling words, in a script with no fallback.
  */
-function languageOf(table: ScriptTable, words: readonly string[]): number | null {
+function languageOf(table: ScriptTable, words: readonly string[], least = 1): number | null {
   const n = table.languages.length;
   // counts[n]: English, in the Latin script.
   const counts = new Array<number>(n + 1).fill(0);
@@ -156,13 +156,14 @@ function languageOf(table: ScriptTable, words: readonly string[]): number | null
     if (best < 0 || count > counts[best]!) [best, tie] = [i, false];
     else if (count === counts[best]) tie = true;
   });
-  if (best >= 0 && !tie) return best === n || listed[n]! > listed[best]! ? ENGLISH : best;
+  if (best >= 0 && !tie && counts[best]! >= least)
+    return best === n || listed[n]! > listed[best]! ? ENGLISH : best;
   const fallback = table.languages.findIndex((l) => l.fallback === true);
   return fallback >= 0 ? fallback : null;
 }
 
 /** The language told for each script among the words (script index -> language, see languageOf). */
-function languagesOf(words: readonly string[], scripts: readonly number[]) {
+function languagesOf(words: readonly string[], scripts: readonly number[], least = 1) {
   const languages = new Map<number, number | null>();
   for (const script of new Set(scripts)) {
     if (script < 0) continue;
@@ -172,6 +173,7 @@ function languagesOf(words: readonly string[], scripts: readonly number[]) {
       languageOf(
         table,
         words.filter((_, i) => scripts[i] === script),
+        least,
       ),
     );
   }
@@ -181,11 +183,12 @@ function languagesOf(words: readonly string[], scripts: readonly number[]) {
 /**
  * The languages a text is told to be written in, one per script that tells one (`english` for
  * Latin text told English; module names of `@orama/stemmers` otherwise: `spanish`, `russian`).
- * Empty when nothing is told (a short Latin question with no function word, say).
+ * Empty when nothing is told (a short Latin question with no function word, say). `least`: the
+ * telling words a language needs (stems need one; a script's fallback language needs none).
  */
-export function toldLanguages(text: string): string[] {
+export function toldLanguages(text: string, least = 1): string[] {
   const words = termWords(text);
-  const languages = languagesOf(words, words.map(scriptOf));
+  const languages = languagesOf(words, words.map(scriptOf), least);
   return [...languages].flatMap(([script, language]) =>
     language === null
       ? []

@@ -65,8 +65,9 @@ export interface Embedder {
   wordVectors?(): Promise<WordVectorLookup>;
   /**
    * Capability: the only languages its vectors mean something in, named as
-   * `domain/inflection.ts` tells them (`english`). A query told to be in none of them is not
-   * embedded: recall reports its vector channel `query_not_embeddable`. Absent: every language.
+   * `domain/inflection.ts` tells them (`english`). A query told (by two words or more) to be in
+   * none of them is not embedded: recall reports its vector channel `query_not_embeddable`.
+   * Absent: every language.
    */
   readonly languages?: readonly string[];
   /** Releases resources. */

@@ -340,9 +340,16 @@ async function boundedWait(work: Promise<unknown> | undefined, ms: number): Prom
   clearTimeout(timer);
 }
 
+/**
+ * Telling words a query needs before an embedder is kept from it for its language: some names are
+ * function words of another language ("Kim" in Turkish, "Sue" in Italian), and "Kim's new job"
+ * must keep the English vectors. Stems need only one (a wrong guess costs nothing there).
+ */
+const LANGUAGE_EVIDENCE = 2;
+
 /** Whether a query is in a language the embedder's vectors cover (`Embedder.languages`). */
 function coversLanguage(embedder: Embedder, text: string): boolean {
   if (!embedder.languages) return true;
-  const told = toldLanguages(text);
+  const told = toldLanguages(text, LANGUAGE_EVIDENCE);
   return told.length === 0 || told.some((l) => embedder.languages!.includes(l));
 }
