@@ -90,8 +90,6 @@ interface ScriptTable {
   languages: readonly Language[];
   /** Function word -> bit mask of the languages (English: the top bit) listing it. */
   lists: Map<string, number>;
-  /** Stop-words of each language, left out of stemming. */
-  stops: readonly ReadonlySet<string>[];
   /** Each language's stemmer, loaded on first use. */
   stemmers: (((word: string) => string) | undefined)[];
   /** Stems already computed, per language (emptied wholesale past STEM_CACHE_MAX). */
@@ -106,11 +104,10 @@ function tableOf(index: number): ScriptTable {
   if (known) return known;
   const { languages, english } = SCRIPTS[index]!;
   const lists = new Map<string, number>();
-  const stops = languages.map((language, i) => {
+  languages.forEach((language, i) => {
     const words = (require(`@orama/stopwords/${language.name}`) as { stopwords: string[] })
       .stopwords;
     for (const w of words) lists.set(w, (lists.get(w) ?? 0) | (1 << i));
-    return new Set(words);
   });
   if (english === true) {
     const bit = 1 << languages.length;
@@ -119,7 +116,6 @@ function tableOf(index: number): ScriptTable {
   const table: ScriptTable = {
     languages,
     lists,
-    stops,
     stemmers: languages.map(() => undefined),
     cache: languages.map(() => new Map()),
   };
@@ -247,7 +243,8 @@ export function wordStems(words: readonly string[]): (string | null)[] {
     const language = languages.get(script);
     if (language === undefined || language === null || language === ENGLISH) return null;
     const table = tables[script]!;
-    if (table.stops[language]!.has(w) || STOP_WORDS.has(w)) return null;
+    // Function words of the language (its bit in the lists) and of English are not stemmed.
+    if (((table.lists.get(w) ?? 0) & (1 << language)) !== 0 || STOP_WORDS.has(w)) return null;
     return stemOf(table, language, w);
   });
 }
@@ -278,7 +275,7 @@ export function markedStems(words: readonly string[]): string[] {
 }
 
 /** A marked stem, with the highlight marks a snippet may wrap it in. */
-const MARKED_STEM = /\s*(?:\*\*)?[\p{L}\p{M}\p{N}]+\uA78F(?:\*\*)?/gu;
+const MARKED_STEM = new RegExp(`\\s*(?:\\*\\*)?[\\p{L}\\p{M}\\p{N}]+${STEM_MARK}(?:\\*\\*)?`, 'gu');
 
 /**
  * A snippet of indexed text as a reader should see it: without the marked stems the index added
