@@ -108,7 +108,8 @@ export async function bundleCli(dist) {
   const launch = join(dist, 'interfaces', 'cli', 'launch.js');
   const worker = join(dist, 'graph', 'extract-worker.js');
   const parser = join(dist, 'autorecall', 'parse-worker.js');
-  for (const file of [main, launch, worker, parser])
+  const checkpoints = join(dist, 'store', 'sqlite', 'checkpoint-worker.js');
+  for (const file of [main, launch, worker, parser, checkpoints])
     if (!existsSync(file)) throw new Error(`bundle-cli: ${file} is missing (run tsc first)`);
   // Built beside the old bundle and swapped in at the end, so a CLI started meanwhile (by a test
   // running beside another test run's setup) finds a whole bundle, old or new.
@@ -117,12 +118,17 @@ export async function bundleCli(dist) {
   // The metafiles name inputs relative to the folder the builds ran from: dist itself.
   const options = { ...COMMON, absWorkingDir: resolve(dist) };
   const cli = await buildCli(main, next, options);
-  // The entry and the two workers (graph extraction, message parsing) stay ES modules; the
-  // workers keep their names: they are started as `./extract-worker.js` and `./parse-worker.js`
-  // beside the CLI.
+  // The entry and the three workers (graph extraction, message parsing, WAL checkpoints) stay ES
+  // modules; the workers keep their names: they are started as `./extract-worker.js`,
+  // `./parse-worker.js` and `./checkpoint-worker.js` beside the CLI.
   const entries = await build({
     ...options,
-    entryPoints: { engram: launch, 'extract-worker': worker, 'parse-worker': parser },
+    entryPoints: {
+      engram: launch,
+      'extract-worker': worker,
+      'parse-worker': parser,
+      'checkpoint-worker': checkpoints,
+    },
     outdir: next,
     splitting: true,
     format: 'esm',

@@ -74,6 +74,12 @@ const storeSchema = z
      * FTS5 BM25; src/store/sqlite/keyword-memory.ts). Off: every search runs on FTS5.
      */
     keyword_memory: z.boolean().default(true),
+    /**
+     * SQLite: copy the write-ahead log back into the store file from a worker thread once a
+     * process has written a while, instead of in the write that crosses SQLite's threshold
+     * (src/store/sqlite/checkpointer.ts). Off: SQLite's own checkpoints in the committing call.
+     */
+    checkpoint_thread: z.boolean().default(true),
   })
   .refine((s) => s.backend !== 'postgres' || s.url !== undefined, {
     message: 'is required when store.backend is postgres',

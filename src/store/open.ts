@@ -34,6 +34,8 @@ export function openStore(config: Config, log: Logger): Store {
     busyTimeoutMs: store.busy_timeout_ms,
     writeRetryMs: store.write_retry_ms,
     mmapMb: store.mmap_mb,
+    checkpointThread: store.checkpoint_thread,
+    logger: log,
   });
 }
 

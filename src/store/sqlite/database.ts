@@ -191,6 +191,14 @@ function migrate(db: SqliteDatabase): number {
   return Math.max(0, ...appliedVersions(db));
 }
 
+/** Per connection: what runs after each transaction `writeWithRetry` commits. */
+const afterCommit = new WeakMap<SqliteDatabase, () => void>();
+
+/** Runs `fn` after every transaction `writeWithRetry` commits on `db` (one per connection). */
+export function onCommit(db: SqliteDatabase, fn: () => void): void {
+  afterCommit.set(db, fn);
+}
+
 /**
  * Runs a synchronous write transaction (BEGIN IMMEDIATE), retrying while another process holds
  * the write lock, so "database is locked" never reaches the user before `retryMs` has passed.
@@ -204,12 +212,16 @@ export async function writeWithRetry<T>(
   const tx = db.transaction(fn);
   const deadline = Date.now() + retryMs;
   for (let attempt = 0; ; attempt++) {
+    let result: T;
     try {
-      return tx.immediate();
+      result = tx.immediate();
     } catch (err) {
       if (!isBusyError(err) || Date.now() >= deadline)
         throw err instanceof EngramError ? err : storeError(err, path);
       await sleep(Math.min(200, 5 * 2 ** attempt) + Math.random() * 10);
+      continue;
     }
+    afterCommit.get(db)?.();
+    return result;
   }
 }

@@ -5,6 +5,7 @@
  * search, stats, purge, transfer) and to the capability stores that share its connection.
  */
 import type { ItemFilter } from '../../domain/filter.js';
+import type { Logger } from '../../domain/log.js';
 import type {
   ItemExport,
   ItemRecord,
@@ -36,7 +37,8 @@ import type {
   VectorWrite,
 } from '../store.js';
 import { ANN_DEFAULTS, type AnnOptions, SqliteVectorSearch } from './ann-search.js';
-import { openDatabase, type SqliteDatabase } from './database.js';
+import { Checkpointer } from './checkpointer.js';
+import { onCommit, openDatabase, type SqliteDatabase } from './database.js';
 import { SqliteDormantStore } from './dormant-store.js';
 import { SqliteDreamStore } from './dream-store.js';
 import { FTS_PLAN_DEFAULTS, FtsSearch } from './fts-search.js';
@@ -72,6 +74,10 @@ export interface SqliteStoreOptions {
   writeRetryMs?: number;
   /** MiB of the file read through memory mapping (config `store.mmap_mb`); default 0 (none). */
   mmapMb?: number;
+  /** WAL checkpoints in a worker thread (config `store.checkpoint_thread`); default true. */
+  checkpointThread?: boolean;
+  /** Told when the checkpoint thread stopped (checkpoints are then SQLite's own again). */
+  logger?: Logger;
 }
 
 /** Opens a SQLite store (creating and migrating the file when needed). */
@@ -89,6 +95,8 @@ export class SqliteStore implements Store {
   readonly vectorIndex: SqliteVectorSearch;
   private readonly engines: search.SearchEngines;
   private readonly keywordMemory: KeywordMemory | undefined;
+  /** WAL checkpoints in a worker thread (checkpointer.ts); none for an in-memory store. */
+  readonly checkpointer: Checkpointer | undefined;
   /** Decay, review, reinforcement and auto-recall persistence (the lifecycle capability). */
   readonly lifecycle: SqliteLifecycleStore;
   /** Knowledge-graph persistence (the graph capability). */
@@ -115,6 +123,14 @@ export class SqliteStore implements Store {
     });
     const db = (this.db = opened.db);
     this.schemaVersion = opened.schemaVersion;
+    if (options.checkpointThread !== false && path !== ':memory:') {
+      const checkpointer = new Checkpointer(db, path, options.busyTimeoutMs ?? 5_000, {
+        onError: (message) =>
+          options.logger?.warn('WAL checkpoints are back in the writing thread', { message }),
+      });
+      this.checkpointer = checkpointer;
+      onCommit(db, () => checkpointer.committed());
+    }
     const core = (this.core = new StoreCore(db, path, retryMs, opened.schemaVersion));
     const cache = new ReadCache(db);
     this.vectorIndex = new SqliteVectorSearch(db, path, options.ann ?? ANN_DEFAULTS, cache);
@@ -348,6 +364,8 @@ export class SqliteStore implements Store {
     await this.vectorIndex.close();
     this.keywordMemory?.close();
     this.dormant.close();
+    // The thread's connection closes first, so this one, the last, checkpoints and removes the log.
+    await this.checkpointer?.close();
     this.db.close();
   }
 }

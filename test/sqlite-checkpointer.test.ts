@@ -1,0 +1,133 @@
+/**
+ * WAL checkpoints in a worker thread (src/store/sqlite/checkpointer.ts), on real store files: the
+ * thread starts only after a connection has written a while, copies the whole log back into the
+ * file, raises the connection's own threshold, hands checkpoints back when it fails, and closes
+ * before the connection does, which then removes the log.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+
+import { silentLogger } from '../src/domain/log.js';
+import { Checkpointer, SQLITE_AUTOCHECKPOINT } from '../src/store/sqlite/checkpointer.js';
+import { onCommit, openDatabase, writeWithRetry } from '../src/store/sqlite/database.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { tempDir } from './helpers.js';
+
+function table(path: string) {
+  const { db } = openDatabase({ path, busyTimeoutMs: 5_000 });
+  db.exec('CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO notes (body) VALUES (?)');
+  const write = (n: number) =>
+    writeWithRetry(db, path, 1_000, () => {
+      for (let i = 0; i < n; i++) insert.run(`note ${i} `.repeat(200));
+    });
+  return { db, write };
+}
+
+const autocheckpoint = (db: Database.Database) =>
+  db.pragma('wal_autocheckpoint', { simple: true }) as number;
+
+describe('the WAL checkpoint thread', () => {
+  it('starts after enough commits and copies the whole log back into the file', async () => {
+    const path = join(tempDir(), 'store.db');
+    const { db, write } = table(path);
+    const checkpointer = new Checkpointer(db, path, 5_000, { startAfter: 3, delayMs: 1 });
+    onCommit(db, () => checkpointer.committed());
+    await write(10);
+    await write(10);
+    expect(checkpointer.state).toBe('waiting');
+    const first = checkpointer.nextCheckpoint();
+    await write(10);
+    expect(checkpointer.state).toBe('starting');
+    const done = await first;
+    expect(checkpointer.state).toBe('running');
+    expect(done.log).toBeGreaterThan(0);
+    expect(done.checkpointed).toBe(done.log);
+    expect(autocheckpoint(db)).toBe(10_000);
+
+    // Later commits ask again; the next checkpoint copies what they wrote.
+    const second = checkpointer.nextCheckpoint();
+    await write(50);
+    const again = await second;
+    expect(again.checkpointed).toBe(again.log);
+    expect(checkpointer.checkpoints).toBeGreaterThanOrEqual(2);
+
+    await checkpointer.close();
+    expect(checkpointer.state).toBe('stopped');
+    expect(autocheckpoint(db)).toBe(SQLITE_AUTOCHECKPOINT);
+    db.close();
+    const reread = new Database(path, { readonly: true });
+    expect(reread.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 80 });
+    reread.close();
+  });
+
+  it('hands checkpoints back to the connection when the thread fails', async () => {
+    const path = join(tempDir(), 'store.db');
+    const { db, write } = table(path);
+    const errors: string[] = [];
+    const failing = () =>
+      new Worker('throw new Error("no checkpoint thread here")', { eval: true });
+    const checkpointer = new Checkpointer(
+      db,
+      path,
+      5_000,
+      { startAfter: 1, onError: (m) => errors.push(m) },
+      failing,
+    );
+    onCommit(db, () => checkpointer.committed());
+    const stopped = new Promise<void>((resolve) => {
+      const poll = () => (checkpointer.state === 'stopped' ? resolve() : setImmediate(poll));
+      poll();
+    });
+    await write(5);
+    await stopped;
+    expect(errors.join(' ')).toMatch(/no checkpoint thread here/);
+    expect(autocheckpoint(db)).toBe(SQLITE_AUTOCHECKPOINT);
+    // Writing goes on as before.
+    await write(5);
+    expect(db.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 10 });
+    await checkpointer.close();
+    db.close();
+  });
+
+  it('runs beside a store that writes a while, and closes before it', async () => {
+    const path = join(tempDir(), 'store.db');
+    const store = openSqliteStore({ path, logger: silentLogger });
+    const checkpointer = store.checkpointer!;
+    expect(checkpointer.state).toBe('waiting');
+    const first = checkpointer.nextCheckpoint();
+    // Access accounting: one write transaction each, as every recall commits one.
+    for (let i = 0; i < 260; i++) await store.recordAccess('default', [`id-${i}`], Date.now());
+    await first;
+    expect(checkpointer.state).toBe('running');
+    await store.close();
+    expect(checkpointer.state).toBe('stopped');
+    // The last connection to close checkpoints and removes the log.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('closes before the process may end, the thread holding it open no longer', () => {
+    const path = join(tempDir(), 'store.db');
+    const fixture = join(import.meta.dirname, 'fixtures', 'checkpoint-close.ts');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', fixture, path], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(out.trim()).toBe('closed stopped');
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('is not started when the configuration turns it off, nor for an in-memory store', async () => {
+    const off = openSqliteStore({ path: join(tempDir(), 'store.db'), checkpointThread: false });
+    expect(off.checkpointer).toBeUndefined();
+    await off.close();
+    const memory = openSqliteStore({ path: ':memory:' });
+    expect(memory.checkpointer).toBeUndefined();
+    await memory.close();
+  });
+});
