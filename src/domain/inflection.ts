@@ -236,17 +236,31 @@ export function termWords(text: string): string[] {
  * included. Words are lower-cased NFKC letters and marks (`termWords`).
  */
 export function wordStems(words: readonly string[]): (string | null)[] {
+  return toldForms(words).map((form) => form ?? null);
+}
+
+/**
+ * Each word as its told language reads it: its stem (as `wordStems`) when the word is of a
+ * language engram stems, null when it is a function word of that language or of English, and
+ * undefined when its script's language is English or not told (English rules apply to it).
+ */
+export function toldForms(words: readonly string[]): (string | null | undefined)[] {
   const scripts = words.map(scriptOf);
   const languages = languagesOf(words, scripts);
   return words.map((w, i) => {
     const script = scripts[i]!;
     const language = languages.get(script);
-    if (language === undefined || language === null || language === ENGLISH) return null;
+    if (language === undefined || language === null || language === ENGLISH) return undefined;
     const table = tables[script]!;
     // Function words of the language (its bit in the lists) and of English are not stemmed.
     if (((table.lists.get(w) ?? 0) & (1 << language)) !== 0 || STOP_WORDS.has(w)) return null;
     return stemOf(table, language, w);
   });
+}
+
+/** Whether a text is told (by one word, as for stems) to be in a language other than English. */
+export function toldOtherThanEnglish(text: string): boolean {
+  return toldLanguages(text).some((language) => language !== 'english');
 }
 
 /**

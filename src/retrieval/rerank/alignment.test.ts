@@ -51,6 +51,25 @@ describe('alignment scorer', () => {
     expect(synonym).toBeGreaterThan(unrelated! + 0.1);
   });
 
+  it("reads a question told another language with that language's stems, as the index does", () => {
+    // Russian: "Казани" and "Казань" share a stem; the question's function words ("в", "кто")
+    // are no terms. Whole words alone, the two documents would tie on "живет".
+    const [other, form] = score('Кто живёт в Казани?', [
+      'Ольга живёт в Москве и работает в школе.',
+      'Игорь живёт в Казань уже три года.',
+    ]);
+    expect(form).toBeCloseTo(1, 5);
+    expect(form).toBeGreaterThan(other! + 0.3);
+    // Spanish: "perros" meets "perro"; an English question still reads English stems only.
+    const [dog, cat] = score('¿Quién tiene perros?', [
+      'Lucía tiene un perro.',
+      'Lucía tiene un gato.',
+    ]);
+    expect(dog).toBeGreaterThan(cat! + 0.3);
+    const [english] = score('Who has dogs?', ['Lucía tiene un perro.']);
+    expect(english).toBeLessThan(0.5);
+  });
+
   it('stays on the 0..1 scale: 1 when every query term occurs, 0 when nothing relates', () => {
     const [all, none, some] = score('kitten rug', [
       'The kittens slept on the rug.',

@@ -15,6 +15,11 @@
  *   lexical     = Σ w(t) · exact(t) / Σ w(t)
  *   relevance   = (1 - lexical_weight) · soft + lexical_weight · lexical          ∈ [0, 1]
  *
+ * Stems are English (Porter2) stems, and stop-words are English ones; for a query told another
+ * language than English (one telling word, as for the keyword index's stems), the words of that
+ * language in the query and in every document are read as the keyword index reads them: the
+ * language's own stems, its function words left out (src/domain/inflection.ts).
+ *
  * w(t) = idf(t) · pool(t). idf(t) = ln(1 + rank(t) / common_rank) estimates inverse document
  * frequency from the word's frequency rank in the vectors' corpus (Zipf's law), so very common
  * words weigh almost nothing and rare ones most; words outside the vocabulary (names, numbers,
@@ -28,6 +33,7 @@
  * (`pool_weighting`, on by default; off, pool(t) = 1). 1 means every query term occurs in the
  * document; 0 means nothing in it relates to the query.
  */
+import { toldForms, toldOtherThanEnglish } from '../../domain/inflection.js';
 import { dot4 } from '../../domain/simd-dot.js';
 import type { WordVectorLookup } from '../../embed/embedder.js';
 import type { RelevanceDocument, RelevanceScorer } from './relevance.js';
@@ -101,11 +107,12 @@ export function scoreAlignment(
   options: AlignmentOptions = {},
 ): number[] {
   const o = { ...ALIGNMENT_DEFAULTS, ...options };
-  const terms = queryTerms(words, query, o.commonRank);
+  const told = toldOtherThanEnglish(query);
+  const terms = queryTerms(words, query, o.commonRank, told);
   if (terms.length === 0 || terms.every((t) => t.idf === 0)) return documents.map(() => 0);
   const table = wordTable(words);
   table.trim();
-  const analyse = analyser(table);
+  const analyse = analyser(table, told);
   const sides = documents.map((d) => ({
     own: analyse(d.text),
     around: (d.context ?? []).map(analyse),
@@ -180,12 +187,22 @@ export function properNames(text: string): Set<string> {
   return names;
 }
 
-function queryTerms(words: WordVectorLookup, query: string, commonRank: number): Term[] {
+function queryTerms(
+  words: WordVectorLookup,
+  query: string,
+  commonRank: number,
+  told: boolean,
+): Term[] {
   const names = properNames(query);
   const byStem = new Map<string, Term>();
-  for (const token of words.tokenize(query)) {
-    if (!isContent(token)) continue;
-    const s = stem(token);
+  const tokens = words.tokenize(query);
+  // Read as the documents are (`analyser`): a told language's stems, without its function words.
+  const forms = told ? toldForms(tokens) : null;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const form = forms?.[i];
+    if (form === null || (form === undefined && !isContent(token))) continue;
+    const s = form ?? stem(token);
     if (byStem.has(s)) continue;
     const id = words.wordId(token);
     const rank = id < 0 ? words.size : id + 1;

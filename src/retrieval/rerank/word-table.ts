@@ -3,6 +3,7 @@
  * analysed texts, unit word vectors in one slab (in WebAssembly memory where the SIMD kernel runs,
  * src/domain/simd-dot.ts) and per-word marks that give a call's distinct words their columns.
  */
+import { toldForms } from '../../domain/inflection.js';
 import { SimdArena } from '../../domain/simd-dot.js';
 import { STOP_WORDS } from '../../domain/text.js';
 import type { WordVectorLookup } from '../../embed/embedder.js';
@@ -42,6 +43,8 @@ function textHash(text: string): number {
  */
 export class WordTable {
   readonly texts = new Map<string, Analysed>();
+  /** The same texts analysed for a query told another language than English (`analyser`). */
+  readonly toldTexts = new Map<string, Analysed>();
   /** Ids of the stems the analysed texts hold. */
   readonly stems = new Map<string, number>();
   readonly dimension: number;
@@ -166,8 +169,10 @@ export class WordTable {
    * only; texts analysed and not kept add stems too).
    */
   trim(): void {
-    if (this.texts.size < CACHE_LIMIT && this.stems.size < STEM_LIMIT) return;
+    const texts = this.texts.size + this.toldTexts.size;
+    if (texts < CACHE_LIMIT && this.stems.size < STEM_LIMIT) return;
     this.texts.clear();
+    this.toldTexts.clear();
     this.stems.clear();
   }
 
@@ -272,18 +277,26 @@ export function unitVector(words: WordVectorLookup, id: number): Float32Array {
  * Analyses texts for one scoring call, once per distinct text: kept across calls from a text's
  * second sighting (`WordTable.admit`; memories are judged again and again across recalls), within
  * the call otherwise. The table drops the kept ones between calls when there are too many (`trim`).
+ * `told`: for a query told another language than English, each text's words of a language engram
+ * stems are read as the keyword index reads them (src/domain/inflection.ts: that language's stems,
+ * its function words left out); English and untold words as always (English stems and stop-words).
  */
-export function analyser(table: WordTable): (text: string) => Analysed {
-  const { texts, words } = table;
+export function analyser(table: WordTable, told: boolean): (text: string) => Analysed {
+  const { words } = table;
+  const texts = told ? table.toldTexts : table.texts;
   const once = new Map<string, Analysed>();
   return (text) => {
     const out = texts.get(text) ?? once.get(text);
     if (out !== undefined) return out;
     const stems = table.distinct(0);
     const ids = table.distinct(1);
-    for (const token of words.tokenize(text)) {
-      if (!isContent(token)) continue;
-      stems.add(table.stemId(stem(token)));
+    const tokens = words.tokenize(text);
+    const forms = told ? toldForms(tokens) : null;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      const form = forms?.[i];
+      if (form === null || (form === undefined && !isContent(token))) continue;
+      stems.add(table.stemId(form ?? stem(token)));
       const id = words.wordId(token);
       if (id >= 0) ids.add(id);
     }
