@@ -68,17 +68,21 @@ export class Checkpointer {
     this.onError = options.onError ?? (() => {});
   }
 
-  /** Called after each committed write transaction on the connection. */
+  /**
+   * Called after each committed write transaction on the connection. Never throws: the write it
+   * follows has committed, whatever becomes of the thread.
+   */
   committed(): void {
     if (this.state === 'stopped') return;
-    if (this.state === 'waiting') {
-      if (++this.commits < this.options.startAfter) return;
-      this.launch();
-      return;
-    }
-    if (this.state === 'running' && !this.asked) {
-      this.asked = true;
-      this.worker!.postMessage('checkpoint');
+    try {
+      if (this.state === 'waiting') {
+        if (++this.commits >= this.options.startAfter) this.launch();
+      } else if (this.state === 'running' && !this.asked) {
+        this.asked = true;
+        this.worker!.postMessage('checkpoint');
+      }
+    } catch (err) {
+      this.fail(err instanceof Error ? err.message : String(err));
     }
   }
 
