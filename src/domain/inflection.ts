@@ -258,9 +258,17 @@ export function toldForms(words: readonly string[]): (string | null | undefined)
   });
 }
 
-/** Whether a text is told (by one word, as for stems) to be in a language other than English. */
-export function toldOtherThanEnglish(text: string): boolean {
-  return toldLanguages(text).some((language) => language !== 'english');
+/**
+ * Telling words a question needs before engram's English models are kept from it (the static
+ * embedder's word vectors, the alignment reranker's English reading): some names are function
+ * words of another language ("Kim" in Turkish, "Sue" in Italian, "Ella" in Spanish), and "Kim's
+ * new job" must keep them. Stems need only one (a wrong guess costs nothing there).
+ */
+export const MODEL_LANGUAGE_EVIDENCE = 2;
+
+/** Whether a text is told, by `least` telling words, to be in a language other than English. */
+export function toldOtherThanEnglish(text: string, least = 1): boolean {
+  return toldLanguages(text, least).some((language) => language !== 'english');
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config/schema.js';
 import { EngramError } from '../domain/errors.js';
-import { toldLanguages } from '../domain/inflection.js';
+import { MODEL_LANGUAGE_EVIDENCE, toldLanguages } from '../domain/inflection.js';
 import type { Logger } from '../domain/log.js';
 import type { ModelSpec } from '../domain/models.js';
 import type { ModelRecord } from '../domain/records.js';
@@ -340,16 +340,9 @@ async function boundedWait(work: Promise<unknown> | undefined, ms: number): Prom
   clearTimeout(timer);
 }
 
-/**
- * Telling words a query needs before an embedder is kept from it for its language: some names are
- * function words of another language ("Kim" in Turkish, "Sue" in Italian), and "Kim's new job"
- * must keep the English vectors. Stems need only one (a wrong guess costs nothing there).
- */
-const LANGUAGE_EVIDENCE = 2;
-
 /** Whether a query is in a language the embedder's vectors cover (`Embedder.languages`). */
 function coversLanguage(embedder: Embedder, text: string): boolean {
   if (!embedder.languages) return true;
-  const told = toldLanguages(text, LANGUAGE_EVIDENCE);
+  const told = toldLanguages(text, MODEL_LANGUAGE_EVIDENCE);
   return told.length === 0 || told.some((l) => embedder.languages!.includes(l));
 }

@@ -68,6 +68,12 @@ describe('alignment scorer', () => {
     expect(dog).toBeGreaterThan(cat! + 0.3);
     const [english] = score('Who has dogs?', ['Lucía tiene un perro.']);
     expect(english).toBeLessThan(0.5);
+    // One telling word is not enough: "kim" is a Turkish function word, and the name stays a term.
+    const [kims, toms] = score("Kim's new job", [
+      'Kim started a new job as a nurse.',
+      'Tom got a new job at the bank.',
+    ]);
+    expect(kims).toBeGreaterThan(toms! + 0.2);
   });
 
   it('stays on the 0..1 scale: 1 when every query term occurs, 0 when nothing relates', () => {

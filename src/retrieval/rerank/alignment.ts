@@ -16,7 +16,8 @@
  *   relevance   = (1 - lexical_weight) · soft + lexical_weight · lexical          ∈ [0, 1]
  *
  * Stems are English (Porter2) stems, and stop-words are English ones; for a query told another
- * language than English (one telling word, as for the keyword index's stems), the words of that
+ * language than English (by two telling words, as the word vectors are set aside: one would take
+ * a name such as "Kim", a Turkish function word, out of "Kim's new job"), the words of that
  * language in the query and in every document are read as the keyword index reads them: the
  * language's own stems, its function words left out (src/domain/inflection.ts).
  *
@@ -33,7 +34,11 @@
  * (`pool_weighting`, on by default; off, pool(t) = 1). 1 means every query term occurs in the
  * document; 0 means nothing in it relates to the query.
  */
-import { toldForms, toldOtherThanEnglish } from '../../domain/inflection.js';
+import {
+  MODEL_LANGUAGE_EVIDENCE,
+  toldForms,
+  toldOtherThanEnglish,
+} from '../../domain/inflection.js';
 import { dot4 } from '../../domain/simd-dot.js';
 import type { WordVectorLookup } from '../../embed/embedder.js';
 import type { RelevanceDocument, RelevanceScorer } from './relevance.js';
@@ -107,7 +112,7 @@ export function scoreAlignment(
   options: AlignmentOptions = {},
 ): number[] {
   const o = { ...ALIGNMENT_DEFAULTS, ...options };
-  const told = toldOtherThanEnglish(query);
+  const told = toldOtherThanEnglish(query, MODEL_LANGUAGE_EVIDENCE);
   const terms = queryTerms(words, query, o.commonRank, told);
   if (terms.length === 0 || terms.every((t) => t.idf === 0)) return documents.map(() => 0);
   const table = wordTable(words);
