@@ -34,19 +34,14 @@
  * (`pool_weighting`, on by default; off, pool(t) = 1). 1 means every query term occurs in the
  * document; 0 means nothing in it relates to the query.
  */
-import {
-  MODEL_LANGUAGE_EVIDENCE,
-  toldForms,
-  toldOtherThanEnglish,
-} from '../../domain/inflection.js';
+import { MODEL_LANGUAGE_EVIDENCE, toldOtherThanEnglish } from '../../domain/inflection.js';
 import { dot4 } from '../../domain/simd-dot.js';
 import type { WordVectorLookup } from '../../embed/embedder.js';
 import type { RelevanceDocument, RelevanceScorer } from './relevance.js';
-import { stem } from './stem.js';
 import {
   type Analysed,
   analyser,
-  isContent,
+  eachContent,
   unitVector,
   type WordTable,
   wordTable,
@@ -200,15 +195,9 @@ function queryTerms(
 ): Term[] {
   const names = properNames(query);
   const byStem = new Map<string, Term>();
-  const tokens = words.tokenize(query);
   // Read as the documents are (`analyser`): a told language's stems, without its function words.
-  const forms = told ? toldForms(tokens) : null;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    const form = forms?.[i];
-    if (form === null || (form === undefined && !isContent(token))) continue;
-    const s = form ?? stem(token);
-    if (byStem.has(s)) continue;
+  eachContent(words.tokenize(query), told, (token, s) => {
+    if (byStem.has(s)) return;
     const id = words.wordId(token);
     const rank = id < 0 ? words.size : id + 1;
     byStem.set(s, {
@@ -216,7 +205,7 @@ function queryTerms(
       vector: id < 0 || names.has(token) ? null : unitVector(words, id),
       idf: Math.log1p(rank / commonRank),
     });
-  }
+  });
   return [...byStem.values()];
 }
 

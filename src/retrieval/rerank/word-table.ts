@@ -23,6 +23,25 @@ export function isContent(token: string): boolean {
   return token.length > 1 && !token.startsWith("'") && token !== "n't" && !STOP_WORDS.has(token);
 }
 
+/**
+ * Calls `visit` with each content token of `tokens` and its stem: English (Porter2) stems without
+ * English stop-words or, when `told` (a query told another language), the told language's stems
+ * without its function words for the words of that language (src/domain/inflection.ts).
+ */
+export function eachContent(
+  tokens: readonly string[],
+  told: boolean,
+  visit: (token: string, stem: string) => void,
+): void {
+  const forms = told ? toldForms(tokens) : null;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const form = forms?.[i];
+    if (form === null || (form === undefined && !isContent(token))) continue;
+    visit(token, form ?? stem(token));
+  }
+}
+
 const CACHE_LIMIT = 20_000;
 const STEM_LIMIT = 5 * CACHE_LIMIT;
 
@@ -290,16 +309,11 @@ export function analyser(table: WordTable, told: boolean): (text: string) => Ana
     if (out !== undefined) return out;
     const stems = table.distinct(0);
     const ids = table.distinct(1);
-    const tokens = words.tokenize(text);
-    const forms = told ? toldForms(tokens) : null;
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i]!;
-      const form = forms?.[i];
-      if (form === null || (form === undefined && !isContent(token))) continue;
-      stems.add(table.stemId(form ?? stem(token)));
+    eachContent(words.tokenize(text), told, (token, form) => {
+      stems.add(table.stemId(form));
       const id = words.wordId(token);
       if (id >= 0) ids.add(id);
-    }
+    });
     const analysed = { stems: stems.values(), ids: ids.values(), call: 0, at: 0 };
     (table.admit(text) ? texts : once).set(text, analysed);
     return analysed;
