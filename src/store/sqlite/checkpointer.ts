@@ -86,7 +86,10 @@ export class Checkpointer {
     }
   }
 
-  /** Resolves with the outcome of the next checkpoint the worker runs (for tests and benchmarks). */
+  /**
+   * Resolves with the outcome of the next checkpoint the worker runs (for tests and benchmarks);
+   * never, once the thread has stopped.
+   */
   nextCheckpoint(): Promise<CheckpointResult> {
     return new Promise((resolve) => this.listeners.push(resolve));
   }
