@@ -69,29 +69,40 @@ describe('the WAL checkpoint thread', () => {
   it('hands checkpoints back to the connection when the thread fails', async () => {
     const path = join(tempDir(), 'store.db');
     const { db, write } = table(path);
-    const errors: string[] = [];
+    // A thread that opens, answers its first checkpoint, and fails on the second.
     const failing = () =>
-      new Worker('throw new Error("no checkpoint thread here")', { eval: true });
+      new Worker(
+        `const { parentPort } = require('node:worker_threads');
+         let asked = 0;
+         parentPort.postMessage({ ready: true });
+         parentPort.on('message', () => {
+           if (++asked > 1) throw new Error('no checkpoint here');
+           parentPort.postMessage({ checkpoint: { log: 0, checkpointed: 0, busy: 0 } });
+         });`,
+        { eval: true },
+      );
+    let failed!: (message: string) => void;
+    const failure = new Promise<string>((resolve) => (failed = resolve));
     const checkpointer = new Checkpointer(
       db,
       path,
       5_000,
-      { startAfter: 1, onError: (m) => errors.push(m) },
+      { startAfter: 1, onError: (message) => failed(message) },
       failing,
     );
     onCommit(db, () => checkpointer.committed());
-    const stopped = new Promise<void>((resolve) => {
-      const poll = () => (checkpointer.state === 'stopped' ? resolve() : setImmediate(poll));
-      poll();
-    });
+    const first = checkpointer.nextCheckpoint();
     await write(5);
-    await stopped;
-    expect(errors.join(' ')).toMatch(/no checkpoint thread here/);
+    await first;
+    expect(checkpointer.state).toBe('running');
+    expect(autocheckpoint(db)).toBe(10_000);
+    await write(5);
+    expect(await failure).toMatch(/no checkpoint here/);
+    expect(checkpointer.state).toBe('stopped');
     expect(autocheckpoint(db)).toBe(SQLITE_AUTOCHECKPOINT);
     // Writing goes on as before.
     await write(5);
-    expect(db.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 10 });
-    await checkpointer.close();
+    expect(db.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 15 });
     db.close();
   });
 
