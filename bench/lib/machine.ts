@@ -3,6 +3,7 @@
  * figure without them cannot be compared or reproduced.
  */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 
 /** Machine and code facts of one benchmark run. */
@@ -59,4 +60,18 @@ export function machineMarkdown(facts: MachineFacts): string {
     `- load average at start (1/5/15 min): ${facts.load_average.join(' / ')}`,
     `- code: ${facts.git_commit ?? 'unknown'}${facts.git_dirty ? ' plus uncommitted changes' : ''}`,
   ].join('\n');
+}
+
+/**
+ * Writes a benchmark's results beside each other: `<stem>.json` (the payload, machine facts
+ * included by the caller) and `<stem>.md` (the report's lines, then a "Machine" section).
+ */
+export function writeResults(
+  stem: string,
+  machine: MachineFacts,
+  payload: unknown,
+  lines: readonly string[],
+): void {
+  writeFileSync(`${stem}.json`, `${JSON.stringify(payload, null, 2)}\n`);
+  writeFileSync(`${stem}.md`, [...lines, '## Machine', machineMarkdown(machine), ''].join('\n'));
 }

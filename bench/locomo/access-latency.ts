@@ -8,12 +8,12 @@
  *
  *   npx tsx bench/locomo/access-latency.ts [--conversations 1-10] [--out DIR]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { loadLocomo } from '../lib/locomo-data.js';
-import { machineFacts, machineMarkdown } from '../lib/machine.js';
+import { machineFacts, writeResults } from '../lib/machine.js';
 import { percentile } from '../lib/metrics.js';
 import { buildConversationStore, openCopy, rankedDiaIds } from './engram-store.js';
 
@@ -82,31 +82,24 @@ async function main(): Promise<void> {
     rows,
     ratio,
   };
-  writeFileSync(`${stem}.json`, `${JSON.stringify(payload, null, 2)}\n`);
-  writeFileSync(
-    `${stem}.md`,
-    [
-      `# Access accounting behind recall — ${machine.date.slice(0, 10)}`,
-      '',
-      `LoCoMo conversations ${payload.conversations.join(', ')} (${questions} questions), each ` +
-        'conversation stored once (the bench/locomo protocol) and copied for each variant; every ' +
-        'question asked of both copies in turn, `recall` with k = 10 through the public API. Wall ' +
-        'and CPU time of the call (CPU: this process, user + system).',
-      '',
-      '| variant | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |',
-      '|---|---:|---:|---:|---:|',
-      ...rows.map(
-        (r) =>
-          `| ${r.name} | ${r.wall_p50_ms} | ${r.wall_p95_ms} | ${r.cpu_p50_ms} | ${r.cpu_p95_ms} |`,
-      ),
-      '',
-      `Write-behind / write-through: wall p50 ${ratio.wall_p50}x, wall p95 ${ratio.wall_p95}x.`,
-      '',
-      '## Machine',
-      machineMarkdown(machine),
-      '',
-    ].join('\n'),
-  );
+  writeResults(stem, machine, payload, [
+    `# Access accounting behind recall — ${machine.date.slice(0, 10)}`,
+    '',
+    `LoCoMo conversations ${payload.conversations.join(', ')} (${questions} questions), each ` +
+      'conversation stored once (the bench/locomo protocol) and copied for each variant; every ' +
+      'question asked of both copies in turn, `recall` with k = 10 through the public API. Wall ' +
+      'and CPU time of the call (CPU: this process, user + system).',
+    '',
+    '| variant | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.wall_p50_ms} | ${r.wall_p95_ms} | ${r.cpu_p50_ms} | ${r.cpu_p95_ms} |`,
+    ),
+    '',
+    `Write-behind / write-through: wall p50 ${ratio.wall_p50}x, wall p95 ${ratio.wall_p95}x.`,
+    '',
+  ]);
   process.stderr.write(`wrote ${stem}.md and ${stem}.json\n`);
 }
 

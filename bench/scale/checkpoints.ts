@@ -10,15 +10,7 @@
  *   npm run bench:scale -- --sizes 100000 --dir /tmp/scale    (once: builds the store)
  *   npx tsx bench/scale/checkpoints.ts --store /tmp/scale/scale-100000.db [--queries 600] [--out DIR]
  */
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +18,7 @@ import { parseArgs } from 'node:util';
 
 import { createEngram, type Engram } from '../../src/app.js';
 import { silentLogger } from '../../src/domain/log.js';
-import { machineFacts, machineMarkdown } from '../lib/machine.js';
+import { machineFacts, writeResults } from '../lib/machine.js';
 import { queries } from './corpus.js';
 import { percentile } from './stats.js';
 
@@ -128,33 +120,25 @@ async function main(): Promise<void> {
         max: ratio('max_ms'),
       },
     };
-    writeFileSync(`${stem}.json`, `${JSON.stringify(payload, null, 2)}\n`);
-    writeFileSync(
-      `${stem}.md`,
-      [
-        `# WAL checkpoints in a worker thread — ${machine.date.slice(0, 10)}`,
-        '',
-        `Two copies of \`${payload.store}\` (built by \`npm run bench:scale\`), the HNSW index on, ` +
-          `each warmed up with ${payload.warmup} other questions (one access write per recall, so ` +
-          `the thread runs), then asked the same ${payload.questions} new questions in turn: ` +
-          '`recall` with k = 10 through the public API, wall time of the call. Slow: recalls over ' +
-          `${SLOW_MS} ms.`,
-        '',
-        '| variant | p50 ms | p95 ms | p99 ms | max ms | slow |',
-        '|---|---:|---:|---:|---:|---:|',
-        ...rows.map(
-          (r) =>
-            `| ${r.name} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.slow} |`,
-        ),
-        '',
-        `Thread / committing call: p50 ${payload.ratio.p50}x, p95 ${payload.ratio.p95}x, ` +
-          `p99 ${payload.ratio.p99}x, max ${payload.ratio.max}x.`,
-        '',
-        '## Machine',
-        machineMarkdown(machine),
-        '',
-      ].join('\n'),
-    );
+    writeResults(stem, machine, payload, [
+      `# WAL checkpoints in a worker thread — ${machine.date.slice(0, 10)}`,
+      '',
+      `Two copies of \`${payload.store}\` (built by \`npm run bench:scale\`), the HNSW index on, ` +
+        `each warmed up with ${payload.warmup} other questions (one access write per recall, so ` +
+        `the thread runs), then asked the same ${payload.questions} new questions in turn: ` +
+        '`recall` with k = 10 through the public API, wall time of the call. Slow: recalls over ' +
+        `${SLOW_MS} ms.`,
+      '',
+      '| variant | p50 ms | p95 ms | p99 ms | max ms | slow |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...rows.map(
+        (r) => `| ${r.name} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.slow} |`,
+      ),
+      '',
+      `Thread / committing call: p50 ${payload.ratio.p50}x, p95 ${payload.ratio.p95}x, ` +
+        `p99 ${payload.ratio.p99}x, max ${payload.ratio.max}x.`,
+      '',
+    ]);
     process.stderr.write(`wrote ${stem}.md and ${stem}.json\n`);
   } finally {
     for (const engram of engrams) await engram.close();
