@@ -1,6 +1,7 @@
 /**
  * Multilingual recall benchmark (`npm run bench:multilingual`): for each language of the set
- * (set/<lang>.json: Chinese, Japanese, Korean, Thai, German), one engram store holding every
+ * (set/<lang>.json: Chinese, Japanese, Korean, Thai, German, Russian, Spanish, French,
+ * Portuguese, Italian, Arabic, Hindi), one engram store holding every
  * memory of that language (body only, as an agent would store it), asked every question of that
  * language through the public API. Reported per language: recall@1/5/10 (the fraction of a
  * question's answers in the first k) and the questions that got no hit at all, for

@@ -11,18 +11,35 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { mulberry32 } from '../lib/random.js';
+import { ar } from './templates/ar.js';
 import { de } from './templates/de.js';
 import { es } from './templates/es.js';
 import { fr } from './templates/fr.js';
+import { hi } from './templates/hi.js';
+import { it } from './templates/it.js';
 import { ja } from './templates/ja.js';
 import { ko } from './templates/ko.js';
+import { pt } from './templates/pt.js';
 import { ru } from './templates/ru.js';
 import { th } from './templates/th.js';
 import type { AnyFact, LanguageTemplates, Person } from './templates/types.js';
 import { zh } from './templates/zh.js';
 
 /** Every language of the set, in report order. */
-export const LANGUAGES: readonly LanguageTemplates[] = [zh, ja, ko, th, de, ru, es, fr];
+export const LANGUAGES: readonly LanguageTemplates[] = [
+  zh,
+  ja,
+  ko,
+  th,
+  de,
+  ru,
+  es,
+  fr,
+  pt,
+  it,
+  ar,
+  hi,
+];
 
 /** Fact kinds each person gets. */
 const FACTS_PER_PERSON = 8;
