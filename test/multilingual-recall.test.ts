@@ -3,7 +3,8 @@
  * ENGRAM_TEST_PG_URL names a server: memories in Chinese, Japanese, Korean, Thai, Lao, Khmer,
  * Burmese, Hindi and German are found by a query sharing a word with them (keyword channel alone
  * and the default recall); a query outside the embedder's vocabulary gets keyword hits and the
- * vector channel's explicit `query_not_embeddable`, never an error; a revision re-indexes the
+ * vector channel's explicit `query_not_embeddable`, never an error; function words that half the
+ * memories hold weigh next to nothing against a name on both backends; a revision re-indexes the
  * segmented text; session turns are segmented too.
  */
 import { describe, expect, it } from 'vitest';
@@ -96,6 +97,29 @@ describe.each(BACKENDS)('recall in every script ($name)', (backend) => {
     // One word of another language's list ("kim", Turkish) does not take the vectors away.
     const named = await engram.recall({ query: "Kim's dogs" });
     expect(named.degraded).toEqual([]);
+  });
+
+  it('lets a name outweigh function words that half the memories hold (Portuguese)', async () => {
+    // "o", "da", "é" and "que" are in 6 of 12 memories: FTS5's idf gives them next to nothing on
+    // both backends. With 1 added inside PostgreSQL's logarithm they outweighed the name.
+    const engram = engramOn(backend);
+    const trip = 'Vanessa está viajando pelo Chile e manda fotos todo dia.';
+    const others = [
+      'O prato preferido da Carolina é o churrasco que a avó faz.',
+      'O hobby da Mariana é pescar, coisa que ela leva a sério.',
+      'O irmão da Larissa é dono de um café que abriu no centro.',
+      'O cachorro da Beatriz é um vira-lata que se chama Thor.',
+      'O aniversário da Aline é em julho, e ela disse que quer livros.',
+      'O chefe da Camila é o mesmo que contratou o Pedro.',
+      'Bruno mora em Recife desde o ano passado.',
+      'Comprar pão e leite amanhã cedo.',
+      'Reunião com o banco na quinta às nove.',
+      'Renovar o passaporte antes de março.',
+      'Lucas joga vôlei às terças.',
+    ];
+    await engram.rememberMany([trip, ...others].map((body) => ({ body })));
+    const query = 'Qual é o destino da viagem que a Vanessa fez?';
+    expect((await bodies(engram, query, KEYWORD_ONLY))[0]).toBe(trip);
   });
 
   it('re-indexes a revised memory: the new words are found, the old ones no longer', async () => {

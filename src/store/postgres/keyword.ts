@@ -4,14 +4,16 @@
  * script (keyword-index.ts); query terms come segmented the same way (domain/text.ts).
  *
  * score(d) = Σ over query terms t matching d of  idf(t) · ts_rank({0, .5, .5, 1}, d, t, 1)
- * idf(t)   = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))     (df over the whole table, as FTS5;
- *                                                            N from the planner's row estimate)
+ * idf(t)   = max(ln((N − df(t) + 0.5) / (df(t) + 0.5)), 1e-6)   (as FTS5: df over the whole
+ *                                                                table; N from the planner's row
+ *                                                                estimate)
  *
  * Differences from SQLite's FTS5 bm25() (documented in docs/postgres.md):
  * - term frequency saturates through ts_rank's position weighting instead of BM25's k1 = 1.2,
  *   and length normalisation is ts_rank's 1 + log(length) instead of BM25's b = 0.75 against the
- *   average length; IDF adds 1 inside the logarithm (never negative), where FTS5 floors
- *   ln((N − df + 0.5) / (df + 0.5)) at 1e-6;
+ *   average length; idf is FTS5's (with 1 added inside the logarithm, function words of other
+ *   languages than English, such as Portuguese "o", "da" and "é", outweighed a name on short
+ *   memories: bench/locomo/levers.md, "PostgreSQL's idf");
  * - fields weigh title 2 : body 1 : tags 1 in both, but FTS5 scores each column separately while
  *   a tsvector holds the three as one document with weighted positions;
  * - stemming: PostgreSQL's `english` Snowball stemmer and stop-word list against FTS5's Porter
@@ -61,9 +63,13 @@ const COUNTS = `SELECT coalesce(json_agg(json_build_array(s.t, CASE WHEN numnode
     THEN (SELECT count(*) FROM items x WHERE x.search @@ s.q) END)), '[]')
   FROM (SELECT t, plainto_tsquery('english', t) AS q FROM unnest($1::text[]) AS t) s`;
 
-/** idf(t) from the SQL expressions of N and df (see the file header), computed by the server. */
-function idf(n: string, df: string): string {
-  return `ln(1 + (GREATEST(${n}, ${df}) - ${df} + 0.5) / (${df} + 0.5))`;
+/**
+ * idf(t) from the SQL expressions of N and df (see the file header), computed by the server: FTS5's
+ * formula, floored at 1e-6 as FTS5 floors it, so a term held by half the rows or more weighs next to
+ * nothing on both backends.
+ */
+export function idf(n: string, df: string): string {
+  return `GREATEST(ln((GREATEST(${n}, ${df}) - ${df} + 0.5) / (${df} + 0.5)), 1e-6)`;
 }
 
 /** ts_rank of the row's tsvector for a tsquery SQL expression. */

@@ -26,6 +26,7 @@ import type {
   SessionStore,
 } from '../session-store.js';
 import type { PgDatabase, Queryable } from './database.js';
+import { idf } from './keyword.js';
 import { assertStorable, Params } from './rows.js';
 
 /** Rows read per page of an export. */
@@ -187,7 +188,7 @@ WITH queries AS MATERIALIZED (
   FROM pg_class c WHERE c.oid = 'session_turns'::regclass
 ), ranked AS (
   SELECT t.session_pk, t.turn,
-    sum(ln(1 + (greatest(total.n, terms.df) - terms.df + 0.5) / (terms.df + 0.5)) * ts_rank(t.search, terms.q, 1)) AS score
+    sum(${idf('total.n', 'terms.df')} * ts_rank(t.search, terms.q, 1)) AS score
   FROM terms JOIN session_turns t ON t.search @@ terms.q CROSS JOIN total
   JOIN sessions s ON s.pk = t.session_pk
   WHERE ${where}
