@@ -100,8 +100,9 @@ describe.each(BACKENDS)('recall in every script ($name)', (backend) => {
   });
 
   it('lets a name outweigh function words that half the memories hold (Portuguese)', async () => {
-    // "o", "da", "é" and "que" are in 6 of 12 memories: FTS5's idf gives them next to nothing on
-    // both backends. With 1 added inside PostgreSQL's logarithm they outweighed the name.
+    // "o", "da", "é" and "que" are each in half the 12 memories or more: FTS5's idf gives them next
+    // to nothing on both backends. With 1 added inside PostgreSQL's logarithm they outweighed the
+    // name.
     const engram = engramOn(backend);
     const trip = 'Vanessa está viajando pelo Chile e manda fotos todo dia.';
     const others = [
