@@ -46,10 +46,9 @@ export class Checkpointer {
   private listeners: ((result: CheckpointResult) => void)[] = [];
   private readonly options: Required<Omit<CheckpointerOptions, 'onError'>>;
   private readonly onError: (message: string) => void;
-  state: CheckpointerState = 'waiting';
-  /** Checkpoints the worker ran, and the last one's outcome. */
-  checkpoints = 0;
-  last: CheckpointResult | null = null;
+  private phase: CheckpointerState = 'waiting';
+  private ran = 0;
+  private latest: CheckpointResult | null = null;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -68,16 +67,31 @@ export class Checkpointer {
     this.onError = options.onError ?? (() => {});
   }
 
+  /** Where the worker stands. */
+  get state(): CheckpointerState {
+    return this.phase;
+  }
+
+  /** Checkpoints the worker ran. */
+  get checkpoints(): number {
+    return this.ran;
+  }
+
+  /** The last checkpoint's outcome, once one ran. */
+  get last(): CheckpointResult | null {
+    return this.latest;
+  }
+
   /**
    * Called after each committed write transaction on the connection. Never throws: the write it
    * follows has committed, whatever becomes of the thread.
    */
   committed(): void {
-    if (this.state === 'stopped') return;
+    if (this.phase === 'stopped') return;
     try {
-      if (this.state === 'waiting') {
+      if (this.phase === 'waiting') {
         if (++this.commits >= this.options.startAfter) this.launch();
-      } else if (this.state === 'running' && !this.asked) {
+      } else if (this.phase === 'running' && !this.asked) {
         this.asked = true;
         this.worker!.postMessage('checkpoint');
       }
@@ -106,7 +120,7 @@ export class Checkpointer {
   }
 
   private launch(): void {
-    this.state = 'starting';
+    this.phase = 'starting';
     let worker: Worker;
     try {
       worker = this.start({
@@ -125,7 +139,7 @@ export class Checkpointer {
     worker.on('message', (reply: Reply) => this.reply(reply));
     worker.once('error', (err) => this.fail(err.message));
     worker.once('exit', () => {
-      if (this.state !== 'stopped') this.fail('the checkpoint thread ended');
+      if (this.phase !== 'stopped') this.fail('the checkpoint thread ended');
     });
   }
 
@@ -133,15 +147,15 @@ export class Checkpointer {
     if ('error' in reply) {
       this.fail(reply.error);
     } else if ('ready' in reply) {
-      if (this.state !== 'starting') return;
-      this.state = 'running';
+      if (this.phase !== 'starting') return;
+      this.phase = 'running';
       this.db.pragma(`wal_autocheckpoint = ${this.options.safetyPages}`);
       this.asked = true;
       this.worker!.postMessage('checkpoint');
     } else {
       this.asked = false;
-      this.checkpoints++;
-      this.last = reply.checkpoint;
+      this.ran++;
+      this.latest = reply.checkpoint;
       const listeners = this.listeners;
       this.listeners = [];
       for (const listener of listeners) listener(reply.checkpoint);
@@ -149,15 +163,15 @@ export class Checkpointer {
   }
 
   private fail(message: string): void {
-    if (this.state === 'stopped') return;
+    if (this.phase === 'stopped') return;
     this.stop();
     this.onError(message);
   }
 
   /** Hands checkpoints back to the connection (SQLite's default threshold). */
   private stop(): void {
-    const wasRunning = this.state === 'running';
-    this.state = 'stopped';
+    const wasRunning = this.phase === 'running';
+    this.phase = 'stopped';
     this.worker = null;
     if (wasRunning && this.db.open) this.db.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
   }
