@@ -1,7 +1,7 @@
 /** Arabic templates of the multilingual recall set (text written for engram's benchmark). */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, g, type LanguageTemplates, peopleOf, type Person } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['فاطمة', true],
   ['أحمد', false],
   ['مريم', true],
@@ -42,12 +42,7 @@ const people: Person[] = [
   ['حمزة', false],
   ['شيماء', true],
   ['عادل', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
-
-/** The masculine or the feminine form (verb, adjective, pronoun), by the person. */
-function g(p: Person, masc: string, fem: string): string {
-  return p.female ? fem : masc;
-}
+]);
 
 /** The possessive suffix "his" or "her": ـه or ـها. */
 function suf(p: Person): string {

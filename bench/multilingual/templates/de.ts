@@ -1,7 +1,7 @@
 /** German templates of the multilingual recall set (text written for engram's benchmark). */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, type LanguageTemplates, peopleOf, type Person } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['Lena', true],
   ['Jonas', false],
   ['Anna', true],
@@ -42,7 +42,7 @@ const people: Person[] = [
   ['Henrik', false],
   ['Ute', true],
   ['Ralf', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
+]);
 
 /** The genitive of a first name: "Lenas", "Jonas'". */
 function gen(p: Person): string {

@@ -1,7 +1,7 @@
 /** Spanish templates of the multilingual recall set (text written for engram's benchmark). */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, g, type LanguageTemplates, peopleOf, type Person } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['Lucía', true],
   ['Pablo', false],
   ['María', true],
@@ -42,12 +42,7 @@ const people: Person[] = [
   ['Hugo', false],
   ['Rocío', true],
   ['Adrián', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
-
-/** The masculine or feminine form of a word, as the person's gender asks. */
-function g(p: Person, masculine: string, feminine: string): string {
-  return p.female ? feminine : masculine;
-}
+]);
 
 /** "Pablo y Lucía", but "Pablo e Irene" before an /i/ sound. */
 function and(a: Person, b: Person): string {

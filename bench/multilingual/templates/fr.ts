@@ -1,7 +1,7 @@
 /** French templates of the multilingual recall set (text written for engram's benchmark). */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, type LanguageTemplates, peopleOf, type Person } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['Camille', true],
   ['Thomas', false],
   ['Léa', true],
@@ -42,7 +42,7 @@ const people: Person[] = [
   ['François', false],
   ['Isabelle', true],
   ['Arthur', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
+]);
 
 /** Whether a word elides a preceding "de", "que" ("d'Émilie", "qu'Hugo"). */
 function vowel(word: string): boolean {

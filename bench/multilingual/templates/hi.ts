@@ -1,7 +1,7 @@
 /** Hindi templates of the multilingual recall set (text written for engram's benchmark). */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, g, type LanguageTemplates, peopleOf, type Person } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['प्रिया', true],
   ['राहुल', false],
   ['अनीता', true],
@@ -42,12 +42,7 @@ const people: Person[] = [
   ['यश', false],
   ['गीता', true],
   ['तरुण', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
-
-/** The masculine or the feminine form (verb, participle), as the person's gender asks. */
-function g(p: Person, masc: string, fem: string): string {
-  return p.female ? fem : masc;
-}
+]);
 
 /** The plural form for two people: feminine only when both are women. */
 function pl(a: Person, b: Person, masc: string, fem: string): string {

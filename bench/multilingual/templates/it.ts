@@ -1,7 +1,15 @@
 /** Italian templates of the multilingual recall set (text written for engram's benchmark). */
-import { type DayOfYear, DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import {
+  type DayOfYear,
+  DAYS,
+  fact,
+  g,
+  type LanguageTemplates,
+  peopleOf,
+  type Person,
+} from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['Giulia', true],
   ['Marco', false],
   ['Francesca', true],
@@ -42,12 +50,7 @@ const people: Person[] = [
   ['Nicola', false],
   ['Arianna', true],
   ['Enrico', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
-
-/** The masculine or feminine form of a word, as the person's gender asks. */
-function g(p: Person, masculine: string, feminine: string): string {
-  return p.female ? feminine : masculine;
-}
+]);
 
 /** "Marco e Giulia", but "Marco ed Elena" before another e. */
 function and(a: Person, b: Person): string {

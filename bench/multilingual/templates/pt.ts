@@ -2,9 +2,9 @@
  * Portuguese templates of the multilingual recall set, in Brazilian Portuguese (text written for
  * engram's benchmark).
  */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, g, type LanguageTemplates, peopleOf, type Person } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['Ana', true],
   ['João', false],
   ['Mariana', true],
@@ -45,12 +45,7 @@ const people: Person[] = [
   ['Caio', false],
   ['Bianca', true],
   ['Otávio', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
-
-/** The masculine or feminine form of a word, as the person's gender asks. */
-function g(p: Person, masculine: string, feminine: string): string {
-  return p.female ? feminine : masculine;
-}
+]);
 
 /** "do João", "da Ana": "de" with the article Brazilians put before a name. */
 function of(p: Person): string {

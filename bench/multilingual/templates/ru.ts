@@ -1,7 +1,7 @@
 /** Russian templates of the multilingual recall set (text written for engram's benchmark). */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, g, type LanguageTemplates, peopleOf, type Person } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['Анна', true],
   ['Иван', false],
   ['Мария', true],
@@ -42,7 +42,7 @@ const people: Person[] = [
   ['Константин', false],
   ['Людмила', true],
   ['Игорь', false],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
+]);
 
 /** A grammatical case a first name is declined into. */
 type Case = 'gen' | 'dat' | 'acc' | 'ins';
@@ -87,11 +87,6 @@ const ins = (p: Person) => decline(p, 'ins');
 function withIns(p: Person): string {
   const prep = /^[сзшж][^аеёиоуыэюя]/iu.test(p.name) ? 'со' : 'с';
   return `${prep} ${ins(p)}`;
-}
-
-/** The masculine or the feminine form (past-tense verb, short adjective), by the person. */
-function g(p: Person, masc: string, fem: string): string {
-  return p.female ? fem : masc;
 }
 
 function pron(p: Person): string {

@@ -11,6 +11,22 @@ export interface Person {
   female: boolean;
 }
 
+/**
+ * The people of a language from `[name, female]` pairs, each name as `address` writes it (the name
+ * itself unless a language adds an honorific).
+ */
+export function peopleOf(
+  pairs: readonly (readonly [string, boolean])[],
+  address: (name: string) => string = (name) => name,
+): Person[] {
+  return pairs.map(([name, female]) => ({ name: address(name), female }));
+}
+
+/** The masculine or the feminine form of a word, as the person's gender asks. */
+export function g(p: Person, masculine: string, feminine: string): string {
+  return p.female ? feminine : masculine;
+}
+
 /** One kind of fact: its possible values, how a memory states it, how a user asks about it. */
 export interface Fact<V> {
   /** Short name of the fact kind (report only). */

@@ -1,7 +1,7 @@
 /** Chinese templates of the multilingual recall set (text written for engram's benchmark). */
-import { DAYS, fact, type LanguageTemplates, type Person } from './types.js';
+import { DAYS, fact, type LanguageTemplates, peopleOf } from './types.js';
 
-const people: Person[] = [
+const people = peopleOf([
   ['王芳', true],
   ['李伟', false],
   ['张敏', true],
@@ -42,7 +42,7 @@ const people: Person[] = [
   ['蔡若彤', true],
   ['丁一凡', false],
   ['薛梅', true],
-].map(([name, female]) => ({ name: name as string, female: female as boolean }));
+]);
 
 const cities = [
   '杭州',
