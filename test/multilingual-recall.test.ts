@@ -123,6 +123,37 @@ describe.each(BACKENDS)('recall in every script ($name)', (backend) => {
     expect((await bodies(engram, query, KEYWORD_ONLY))[0]).toBe(trip);
   });
 
+  it('folds Latin diacritics alike at write and query time, in memories and session turns', async () => {
+    const engram = engramOn(backend);
+    const [paulo, jose, cafe] = [
+      'Ana mora em São Paulo e trabalha numa livraria.',
+      'José always orders the crème brûlée.',
+      'Cafe Central opens at eight on Sundays.',
+    ];
+    // Each query's one word is written with a diacritic on one side only. Written together, the
+    // memories are write neighbours that lend each other some evidence: only the first hit counts.
+    await engram.rememberMany([paulo, jose, cafe].map((body) => ({ body })));
+    expect((await bodies(engram, 'Sao', KEYWORD_ONLY))[0]).toBe(paulo);
+    expect((await bodies(engram, 'brulee', KEYWORD_ONLY))[0]).toBe(jose);
+    expect((await bodies(engram, 'Jose', KEYWORD_ONLY))[0]).toBe(jose);
+    expect((await bodies(engram, 'Café', KEYWORD_ONLY))[0]).toBe(cafe);
+    // Decomposed text ("e" and a combining acute) folds as the composed letter does.
+    expect((await bodies(engram, 'Jose\u0301', KEYWORD_ONLY))[0]).toBe(jose);
+    await engram.importSessions([
+      {
+        id: 'plans',
+        turns: [
+          { role: 'user', text: 'Nos vemos no café da esquina às três.' },
+          { role: 'assistant', text: 'Or the cafe by the station, if it rains.' },
+        ],
+      },
+    ]);
+    for (const query of ['cafe', 'café']) {
+      const turns = await engram.searchSessions({ query });
+      expect(turns.hits.map((h) => h.turn_index).sort(), query).toEqual([0, 1]);
+    }
+  });
+
   it('re-indexes a revised memory: the new words are found, the old ones no longer', async () => {
     const engram = engramOn(backend);
     const [first] = await engram.rememberMany([{ body: '王芳去年搬到了杭州。' }]);

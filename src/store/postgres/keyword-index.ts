@@ -16,6 +16,7 @@ import type pg from 'pg';
 
 import type { ItemRecord } from '../../domain/records.js';
 import { indexText } from '../../domain/segment.js';
+import { foldSql } from './fold.js';
 
 /** Drops the tsvector columns and adds the segmented-text columns. */
 export const PG_KEYWORD_INDEX_PREPARE_SQL = `
@@ -25,18 +26,34 @@ ALTER TABLE session_turns DROP COLUMN search;
 ALTER TABLE session_turns ADD COLUMN seg_text text;
 `;
 
-const SEARCH_SQL = `
+/**
+ * The generated tsvectors of items and turns and their GIN indexes, each text read through `fold`:
+ * as it is in migration 8, with Latin diacritics folded out since migration 13 (fold.ts).
+ */
+function searchSql(fold: (expr: string) => string): string {
+  return `
 ALTER TABLE items ADD COLUMN search tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('english'::regconfig, coalesce(seg_title, title, '')), 'A') ||
-  setweight(to_tsvector('english'::regconfig, coalesce(seg_body, body)), 'B') ||
-  setweight(to_tsvector('english'::regconfig, coalesce(seg_tags, tags_text)), 'C')
+  setweight(to_tsvector('english'::regconfig, ${fold("coalesce(seg_title, title, '')")}), 'A') ||
+  setweight(to_tsvector('english'::regconfig, ${fold('coalesce(seg_body, body)')}), 'B') ||
+  setweight(to_tsvector('english'::regconfig, ${fold('coalesce(seg_tags, tags_text)')}), 'C')
 ) STORED;
 CREATE INDEX items_search ON items USING gin (search);
 ALTER TABLE session_turns ADD COLUMN search tsvector GENERATED ALWAYS AS (
-  to_tsvector('english'::regconfig, coalesce(seg_text, text))
+  to_tsvector('english'::regconfig, ${fold('coalesce(seg_text, text)')})
 ) STORED;
 CREATE INDEX session_turns_search ON session_turns USING gin (search);
 `;
+}
+
+/**
+ * Migration 13: both tsvectors computed again over text with Latin diacritics folded (fold.ts),
+ * as SQLite's index folds them; dropping a column drops its index, and adding it again recomputes
+ * every row. No item data changes.
+ */
+export const PG_FOLDED_SEARCH_SQL = `
+ALTER TABLE items DROP COLUMN search;
+ALTER TABLE session_turns DROP COLUMN search;
+${searchSql(foldSql)}`;
 
 /** Rows read per page while filling the segmented-text columns. */
 const PAGE = 2_000;
@@ -116,7 +133,7 @@ WHERE t.session_pk = c.s AND t.turn = c.n`,
  */
 export async function rebuildPgKeywordIndex(client: pg.ClientBase): Promise<void> {
   await refreshPgIndexedText(client);
-  await client.query(SEARCH_SQL);
+  await client.query(searchSql((expr) => expr));
 }
 
 /**

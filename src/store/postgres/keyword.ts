@@ -17,8 +17,9 @@
  * - fields weigh title 2 : body 1 : tags 1 in both, but FTS5 scores each column separately while
  *   a tsvector holds the three as one document with weighted positions;
  * - stemming: PostgreSQL's `english` Snowball stemmer and stop-word list against FTS5's Porter
- *   stemmer without stop words; PostgreSQL keeps diacritics (FTS5 removes them), so "café" and
- *   "cafe" match on SQLite only; stop words ("the", "and", "not") never match on PostgreSQL.
+ *   stemmer without stop words, so stop words ("the", "and", "not") never match on PostgreSQL;
+ *   both fold Latin diacritics out ("cafe" finds "café"; on PostgreSQL with fold.ts since migration
+ *   13).
  * Scores are therefore not comparable across backends, but rankings agree on ordinary text: more
  * matched terms first, rare terms above common ones, shorter documents above longer ones.
  *
@@ -40,6 +41,7 @@ import {
 } from '../common-terms.js';
 import type { ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
+import { foldLatin } from './fold.js';
 import { compileFilter, Params } from './rows.js';
 
 /** Where the plan changes (the same defaults as SQLite's keyword plan). */
@@ -97,10 +99,11 @@ export class PgKeywordSearch {
     terms: readonly string[],
     limit: number,
   ): Promise<ScoredId[]> {
-    // PostgreSQL text cannot hold NUL; a NUL only ever separates words.
-    const clean = [...new Set(terms.map((t) => t.replaceAll('\u0000', ' ').trim()))].filter(
-      Boolean,
-    );
+    // PostgreSQL text cannot hold NUL; a NUL only ever separates words. Latin diacritics are
+    // folded as the index folds them (fold.ts).
+    const clean = [
+      ...new Set(terms.map((t) => foldLatin(t.replaceAll('\u0000', ' ')).trim())),
+    ].filter(Boolean);
     if (clean.length === 0 || limit <= 0) return [];
     const seen = this.rowsSeen;
     // A store known to be small (its estimate is fresh): one statement counts and ranks.
