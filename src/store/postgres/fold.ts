@@ -2,65 +2,38 @@
  * Latin diacritics folded out of PostgreSQL's keyword index, as SQLite's FTS5 tokenizer folds them
  * (`remove_diacritics 2`), so "cafe" finds "café" and "Sao Paulo" finds "São Paulo" on both
  * backends. PostgreSQL's `english` configuration keeps diacritics, and its `unaccent` extension is
- * not always installed, so the fold is plain SQL: `translate()` with a fixed table, in the generated
- * tsvectors (migration 13), and the same table in JavaScript for query terms.
+ * not always installed, so the fold is plain SQL: a function of the store's schema,
+ * `keyword_fold(text)` (migration 13), which both the generated tsvectors and every keyword query
+ * read their text through.
  *
- * The table: every letter of Latin-1 Supplement, Latin Extended-A and B and Latin Extended
- * Additional whose canonical decomposition is one base letter and combining marks maps to that
- * letter ("é" → "e", "Ș" → "S", "ệ" → "e"); letters that do not decompose so ("ø", "ł", "ß", "đ")
- * stay, as FTS5 keeps them. The combining diacritical marks (U+0300-U+036F) are removed wherever
- * they stand, as FTS5 removes them, so text typed in decomposed form folds alike. Greek and Cyrillic
- * letters stay as they are ("й", "ё", "ά"), as FTS5 keeps them. Canonical decompositions never
- * change between Unicode versions, so the table built here is the one a migrated store holds.
+ * The fold: a text holding a letter of Latin-1 Supplement, Latin Extended-A or B or Latin Extended
+ * Additional, or a combining diacritical mark (U+0300-U+036F), is decomposed (NFD), the marks that
+ * follow a basic Latin letter are removed, and the rest is composed again (NFC): "é" → "e", "Ș" →
+ * "S", "ệ" → "e", "e" + U+0301 → "e". Letters that do not decompose so ("ø", "ł", "ß", "đ") stay, and
+ * so do Greek and Cyrillic letters ("й", "ё", "ά"), as FTS5 keeps them. Text with no such character
+ * (English, Chinese, Russian...) is returned as it is, after one regular-expression test.
+ *
+ * `normalize()` needs PostgreSQL 13 and a UTF8 database. On an older server, or a database in
+ * another encoding (where most of these letters cannot be written), `keyword_fold` returns its text
+ * unchanged: such a store keeps diacritics, as every PostgreSQL store did before migration 13.
  */
 
-/** The Latin blocks folded (first and last code point). */
-const LATIN_BLOCKS: readonly [number, number][] = [
-  [0x00c0, 0x024f],
-  [0x1e00, 0x1eff],
-];
-/** The combining diacritical marks, removed. */
-const MARKS: readonly [number, number] = [0x0300, 0x036f];
+/** The characters that send a text through the fold, as a regular-expression class. */
+const FOLDABLE = '[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]';
 
-function table(): { from: string; to: string; map: Map<string, string> } {
-  const map = new Map<string, string>();
-  for (const [first, last] of LATIN_BLOCKS)
-    for (let c = first; c <= last; c++) {
-      const letter = String.fromCodePoint(c);
-      const base = letter.normalize('NFD').replace(/\p{M}/gu, '');
-      if (base !== letter && [...base].length === 1 && /^\p{L}$/u.test(base)) map.set(letter, base);
-    }
-  const from = [...map.keys()].join('');
-  const to = [...map.values()].join('');
-  let marks = '';
-  for (let c = MARKS[0]; c <= MARKS[1]; c++) {
-    marks += String.fromCodePoint(c);
-    map.set(String.fromCodePoint(c), '');
-  }
-  // translate() removes the characters of its second argument that have no counterpart in its
-  // third: the marks come last, after every letter has its base.
-  return { from: from + marks, to, map };
-}
+/** Combining diacritical marks after a basic Latin letter, the letter captured. */
+const MARKED_LETTER = '([A-Za-z])[\u0300-\u036f]+';
 
-const FOLD = table();
-
-/** Every character `translate()` folds, one of each: a quote never occurs among them. */
-export const FOLD_FROM = FOLD.from;
-/** Their base letters, in the same order; the marks at the end of FOLD_FROM have none. */
-export const FOLD_TO = FOLD.to;
-
-/** The SQL expression folding a text expression (see the file header). */
-export function foldSql(expr: string): string {
-  return `translate(${expr}, '${FOLD_FROM}', '${FOLD_TO}')`;
-}
-
-/** Any character the fold changes. */
-const FOLDED = new RegExp(`[${FOLD_FROM}]`, 'u');
-
-/** A text folded as `foldSql` folds it in the index, for query terms. */
-export function foldLatin(text: string): string {
-  if (!FOLDED.test(text)) return text;
-  let out = '';
-  for (const ch of text) out += FOLD.map.get(ch) ?? ch;
-  return out;
+/**
+ * Migration 13's `keyword_fold(text)` (see the file header). `folds` is false on a server older
+ * than PostgreSQL 13 or a database whose encoding is not UTF8: the function then returns its text.
+ */
+export function keywordFoldFunctionSql(folds: boolean): string {
+  const body = folds
+    ? `SELECT CASE WHEN t ~ '${FOLDABLE}'
+  THEN normalize(regexp_replace(normalize(t, NFD), '${MARKED_LETTER}', '\\1', 'g'), NFC)
+  ELSE t END`
+    : 'SELECT t';
+  return `CREATE FUNCTION keyword_fold(t text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ ${body} $$;`;
 }

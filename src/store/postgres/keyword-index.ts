@@ -16,7 +16,7 @@ import type pg from 'pg';
 
 import type { ItemRecord } from '../../domain/records.js';
 import { indexText } from '../../domain/segment.js';
-import { foldSql } from './fold.js';
+import { keywordFoldFunctionSql } from './fold.js';
 
 /** Drops the tsvector columns and adds the segmented-text columns. */
 export const PG_KEYWORD_INDEX_PREPARE_SQL = `
@@ -46,14 +46,21 @@ CREATE INDEX session_turns_search ON session_turns USING gin (search);
 }
 
 /**
- * Migration 13: both tsvectors computed again over text with Latin diacritics folded (fold.ts),
- * as SQLite's index folds them; dropping a column drops its index, and adding it again recomputes
- * every row. No item data changes.
+ * Migration 13: `keyword_fold` (fold.ts), which folds Latin diacritics out on a UTF8 database of
+ * PostgreSQL 13 or newer, and both tsvectors computed again over text read through it, as SQLite's
+ * index folds them; dropping a column drops its index, and adding it again recomputes every row.
+ * No item data changes.
  */
-export const PG_FOLDED_SEARCH_SQL = `
-ALTER TABLE items DROP COLUMN search;
+export async function foldPgKeywordIndex(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ utf8: boolean; version: number }>(
+    "SELECT current_setting('server_encoding') = 'UTF8' AS utf8, current_setting('server_version_num')::int AS version",
+  );
+  const server = rows[0]!;
+  await client.query(keywordFoldFunctionSql(server.utf8 && server.version >= 130_000));
+  await client.query(`ALTER TABLE items DROP COLUMN search;
 ALTER TABLE session_turns DROP COLUMN search;
-${searchSql(foldSql)}`;
+${searchSql((expr) => `keyword_fold(${expr})`)}`);
+}
 
 /** Rows read per page while filling the segmented-text columns. */
 const PAGE = 2_000;

@@ -18,8 +18,8 @@
  *   a tsvector holds the three as one document with weighted positions;
  * - stemming: PostgreSQL's `english` Snowball stemmer and stop-word list against FTS5's Porter
  *   stemmer without stop words, so stop words ("the", "and", "not") never match on PostgreSQL;
- *   both fold Latin diacritics out ("cafe" finds "café"; on PostgreSQL with fold.ts since migration
- *   13).
+ *   both fold Latin diacritics out ("cafe" finds "café"; on PostgreSQL through `keyword_fold`,
+ *   fold.ts, since migration 13, on a UTF8 database of PostgreSQL 13 or newer).
  * Scores are therefore not comparable across backends, but rankings agree on ordinary text: more
  * matched terms first, rare terms above common ones, shorter documents above longer ones.
  *
@@ -41,7 +41,6 @@ import {
 } from '../common-terms.js';
 import type { ScoredId } from '../store.js';
 import type { Queryable } from './database.js';
-import { foldLatin } from './fold.js';
 import { compileFilter, Params } from './rows.js';
 
 /** Where the plan changes (the same defaults as SQLite's keyword plan). */
@@ -60,10 +59,19 @@ type Frequency = number | null;
 /** `[term, frequency]` pairs as the counting query returns them. */
 type Counted = [string, Frequency][];
 
+/**
+ * The tsquery of one query term, an SQL text expression: its words stemmed by the `english`
+ * configuration, with Latin diacritics folded out as the index folds them (`keyword_fold`,
+ * fold.ts); never query syntax.
+ */
+export function termQuery(term: string): string {
+  return `plainto_tsquery('english', keyword_fold(${term}))`;
+}
+
 /** Counts the rows holding each term of the text array $1 (null for a stop word), as JSON. */
 const COUNTS = `SELECT coalesce(json_agg(json_build_array(s.t, CASE WHEN numnode(s.q) > 0
     THEN (SELECT count(*) FROM items x WHERE x.search @@ s.q) END)), '[]')
-  FROM (SELECT t, plainto_tsquery('english', t) AS q FROM unnest($1::text[]) AS t) s`;
+  FROM (SELECT t, ${termQuery('t')} AS q FROM unnest($1::text[]) AS t) s`;
 
 /**
  * idf(t) from the SQL expressions of N and df (see the file header), computed by the server: FTS5's
@@ -99,11 +107,10 @@ export class PgKeywordSearch {
     terms: readonly string[],
     limit: number,
   ): Promise<ScoredId[]> {
-    // PostgreSQL text cannot hold NUL; a NUL only ever separates words. Latin diacritics are
-    // folded as the index folds them (fold.ts).
-    const clean = [
-      ...new Set(terms.map((t) => foldLatin(t.replaceAll('\u0000', ' ')).trim())),
-    ].filter(Boolean);
+    // PostgreSQL text cannot hold NUL; a NUL only ever separates words.
+    const clean = [...new Set(terms.map((t) => t.replaceAll('\u0000', ' ').trim()))].filter(
+      Boolean,
+    );
     if (clean.length === 0 || limit <= 0) return [];
     const seen = this.rowsSeen;
     // A store known to be small (its estimate is fresh): one statement counts and ranks.
@@ -119,7 +126,7 @@ export class PgKeywordSearch {
       rows < this.plan.planMinRows ? live : candidateTerms(this.plan, live, limit, rows);
 
     const params = new Params();
-    const query = (term: string) => `plainto_tsquery('english', ${params.add(term, '::text')})`;
+    const query = (term: string) => termQuery(params.add(term, '::text'));
     const n = params.add(rows, '::float8');
     const score = byTerm(live)
       .map(({ term, df: count }) => {
@@ -152,9 +159,7 @@ LIMIT ${params.add(limit)}`;
   ): Promise<ScoredId[]> {
     const params = new Params();
     const ordered = byTerm(terms.map((term) => ({ term })));
-    const qs = ordered.map(
-      ({ term }, k) => `plainto_tsquery('english', ${params.add(term, '::text')}) AS q${k}`,
-    );
+    const qs = ordered.map(({ term }, k) => `${termQuery(params.add(term, '::text'))} AS q${k}`);
     const ranks = ordered.map(
       (_, k) =>
         `CASE WHEN i.search @@ t.q${k} THEN ${rank(`t.q${k}`)} END AS r${k}, count(*) FILTER (WHERE i.search @@ t.q${k}) OVER () AS df${k}`,

@@ -12,7 +12,7 @@ import { missingPgvector } from './errors.js';
 import { PG_GRAPH_DERIVED_CO_MENTIONS_SQL, PG_GRAPH_SCHEMA_SQL } from './graph-schema.js';
 import { PG_JOBS_SCHEMA_SQL } from './job-schema.js';
 import {
-  PG_FOLDED_SEARCH_SQL,
+  foldPgKeywordIndex,
   PG_KEYWORD_INDEX_PREPARE_SQL,
   rebuildPgKeywordIndex,
   refreshPgIndexedText,
@@ -209,7 +209,8 @@ CREATE TABLE leases (
   {
     version: 13,
     name: 'keyword index: Latin diacritics folded as on SQLite ("cafe" finds "café"), items and turns re-indexed',
-    sql: PG_FOLDED_SEARCH_SQL,
+    sql: '',
+    then: foldPgKeywordIndex,
   },
 ];
 

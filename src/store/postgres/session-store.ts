@@ -26,8 +26,7 @@ import type {
   SessionStore,
 } from '../session-store.js';
 import type { PgDatabase, Queryable } from './database.js';
-import { foldLatin } from './fold.js';
-import { idf } from './keyword.js';
+import { idf, termQuery } from './keyword.js';
 import { assertStorable, Params } from './rows.js';
 
 /** Rows read per page of an export. */
@@ -174,16 +173,16 @@ ORDER BY space, session_id LIMIT ${PAGE}`,
 
 /**
  * The ranking SQL of a search (see the file header); `where` filters the sessions (alias s). Terms
- * rank with their Latin diacritics folded, as the index holds them (fold.ts); the snippet marks
- * the words as they were typed, in the turn's own text.
+ * rank with their Latin diacritics folded, as the index holds them (`termQuery`); the snippet
+ * marks the words as they were typed, in the turn's own text.
  */
 function searchSql(params: Params, terms: string[], where: string, limit: number): string {
-  const list = params.add(terms.map(foldLatin), '::text[]');
+  const list = params.add(terms, '::text[]');
   // Each term quoted: a phrase of one word, so no term is read as an operator.
   const any = params.add(terms.map((t) => `"${t.replaceAll('"', ' ')}"`).join(' or '));
   return `
 WITH queries AS MATERIALIZED (
-  SELECT DISTINCT plainto_tsquery('english', t) AS q FROM unnest(${list}) AS t
+  SELECT DISTINCT ${termQuery('t')} AS q FROM unnest(${list}) AS t
 ), terms AS MATERIALIZED (
   SELECT q, (SELECT count(*) FROM session_turns x WHERE x.search @@ queries.q) AS df
   FROM queries WHERE numnode(q) > 0
