@@ -25,8 +25,9 @@ const FOLDABLE = '[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]';
 const MARKED_LETTER = '([A-Za-z])[\u0300-\u036f]+';
 
 /**
- * Migration 13's `keyword_fold(text)` (see the file header). `folds` is false on a server older
- * than PostgreSQL 13 or a database whose encoding is not UTF8: the function then returns its text.
+ * Migration 13's `keyword_fold(text)` (see the file header), created or replaced, so the step can
+ * run again. `folds` is false on a server older than PostgreSQL 13 or a database whose encoding is
+ * not UTF8: the function then returns its text.
  */
 export function keywordFoldFunctionSql(folds: boolean): string {
   const body = folds
@@ -34,6 +35,6 @@ export function keywordFoldFunctionSql(folds: boolean): string {
   THEN normalize(regexp_replace(normalize(t, NFD), '${MARKED_LETTER}', '\\1', 'g'), NFC)
   ELSE t END`
     : 'SELECT t';
-  return `CREATE FUNCTION keyword_fold(t text) RETURNS text
+  return `CREATE OR REPLACE FUNCTION keyword_fold(t text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ ${body} $$;`;
 }
