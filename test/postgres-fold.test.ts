@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's `keyword_fold` (src/store/postgres/fold.ts, migration 13) on a real server: on a
- * UTF8 database it folds each Latin letter as SQLite's keyword tokenizer does (bar three rare
+ * UTF8 database it folds each Latin letter as SQLite's keyword tokenizer does (bar four rare
  * ones), removes combining marks after a Latin letter, and leaves other scripts alone; on a LATIN1
  * database, where most of those letters cannot be written, the migration still runs and the store
  * keeps diacritics as it did before.
